@@ -1,0 +1,140 @@
+//! `oust bench`: fixed, seeded, single-threaded workloads that measure the rules core.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::rng::Rng;
+use crate::rules::{Geometry, Position, perft};
+use crate::search::random_playout;
+
+/// Board sizes of the playout workloads.
+pub const SIZES: [usize; 3] = [9, 13, 19];
+
+/// Results of the random-playout workload on one board size.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayoutStats {
+    /// Board side.
+    pub size: usize,
+    /// Completed playouts.
+    pub playouts: u64,
+    /// Placements over all playouts.
+    pub placements: u64,
+    /// Playouts stopped by the move cap (should be 0).
+    pub capped: u64,
+    /// Wall time spent.
+    pub elapsed: Duration,
+}
+
+impl PlayoutStats {
+    /// Playouts per second.
+    pub fn playouts_per_s(&self) -> f64 {
+        self.playouts as f64 / self.elapsed.as_secs_f64()
+    }
+
+    /// Placements per second.
+    pub fn placements_per_s(&self) -> f64 {
+        self.placements as f64 / self.elapsed.as_secs_f64()
+    }
+
+    /// Mean placements per playout.
+    pub fn mean_length(&self) -> f64 {
+        self.placements as f64 / self.playouts.max(1) as f64
+    }
+}
+
+/// Move cap of a playout on a board of `points` points; far beyond any game seen.
+pub fn playout_cap(points: usize) -> usize {
+    points * 50
+}
+
+/// Runs uniformly random playouts from the empty `size` x `size` board for about `budget`.
+pub fn playout_workload(size: usize, budget: Duration, seed: u64) -> PlayoutStats {
+    let geo = Arc::new(Geometry::square(size).expect("bench sizes are valid"));
+    let start_pos = Position::new(geo.clone());
+    let mut pos = start_pos.clone();
+    let mut rng = Rng::new(seed);
+    let mut buf = Vec::with_capacity(geo.len());
+    let cap = playout_cap(geo.len());
+    let (mut playouts, mut placements, mut capped) = (0u64, 0u64, 0u64);
+    let start = Instant::now();
+    loop {
+        // Check the clock every 64 playouts only.
+        for _ in 0..64 {
+            pos.copy_from(&start_pos);
+            let r = random_playout(&mut pos, &mut rng, &mut buf, cap);
+            playouts += 1;
+            placements += r.placements as u64;
+            capped += u64::from(r.capped);
+        }
+        if start.elapsed() >= budget {
+            break;
+        }
+    }
+    PlayoutStats {
+        size,
+        playouts,
+        placements,
+        capped,
+        elapsed: start.elapsed(),
+    }
+}
+
+/// Perft 5x5 to depth 5, repeated for about `budget`; returns nodes per second and the node count of one run.
+pub fn perft_workload(budget: Duration) -> (f64, u64) {
+    let pos = Position::new(Arc::new(Geometry::square(5).expect("5x5 is valid")));
+    let start = Instant::now();
+    let mut total = 0u64;
+    let mut one = 0;
+    while total == 0 || start.elapsed() < budget {
+        one = perft(&pos, 5, u64::MAX).expect("no limit");
+        total += one;
+    }
+    (total as f64 / start.elapsed().as_secs_f64(), one)
+}
+
+/// Runs every workload with `seconds` each and returns the JSON report.
+pub fn run(seconds: f64) -> String {
+    let budget = Duration::from_secs_f64(seconds.max(0.01));
+    let start = Instant::now();
+    let stats: Vec<PlayoutStats> = SIZES
+        .iter()
+        .map(|&s| playout_workload(s, budget, 1))
+        .collect();
+    let (perft_rate, perft_nodes) = perft_workload(budget);
+    let map = |f: &dyn Fn(&PlayoutStats) -> String| {
+        let items: Vec<String> = stats
+            .iter()
+            .map(|s| format!("\"{0}x{0}\": {1}", s.size, f(s)))
+            .collect();
+        format!("{{{}}}", items.join(", "))
+    };
+    let mut out = String::from("{");
+    let _ = write!(
+        out,
+        "\"random_playouts_per_s\": {}",
+        map(&|s| format!("{:.0}", s.playouts_per_s()))
+    );
+    let _ = write!(
+        out,
+        ", \"random_placements_per_s\": {}",
+        map(&|s| format!("{:.0}", s.placements_per_s()))
+    );
+    let _ = write!(
+        out,
+        ", \"mean_game_length\": {}",
+        map(&|s| format!("{:.1}", s.mean_length()))
+    );
+    let _ = write!(
+        out,
+        ", \"capped_playouts\": {}",
+        map(&|s| s.capped.to_string())
+    );
+    let _ = write!(
+        out,
+        ", \"perft_nodes_per_s\": {{\"5x5_depth5\": {perft_rate:.0}}}"
+    );
+    let _ = write!(out, ", \"perft_5x5_depth5_nodes\": {perft_nodes}");
+    let _ = write!(out, ", \"seconds\": {:.2}}}", start.elapsed().as_secs_f64());
+    out
+}

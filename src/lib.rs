@@ -1,0 +1,22 @@
+//! `oust`: an engine for the board game Oust (Mark Steere, 2007).
+//!
+//! The crate has three layers: [`rules`] (the game, no I/O), [`search`] (move choice) and [`gtp`] (the text
+//! protocol). `main.rs` only wires them to the command line.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use oust::rules::{Color, Geometry, Move, Position};
+//!
+//! let geo = Arc::new(Geometry::square(9).unwrap());
+//! let mut pos = Position::new(geo.clone());
+//! let d4 = geo.point_at(3, 3).unwrap();
+//! let report = pos.play(Move::Place(d4)).unwrap();
+//! assert_eq!(report.captured, 0);
+//! assert_eq!(pos.to_move(), Color::White);
+//! ```
+#![deny(missing_docs)]
+
+pub mod bench;
+pub mod rng;
+pub mod rules;
+pub mod search;

@@ -1,0 +1,952 @@
+//! A validated Oust position: stones, groups, side to move, extra turn and hash.
+//!
+//! Groups in Oust only merge (when a capturing placement joins them) or vanish (when they are captured); they never
+//! split. Each group is therefore kept incrementally as a circular list of its stones, with its size and the size
+//! of the largest enemy group touching it stored at its root point. A legality test reads the neighbours of the
+//! point and those two numbers of each adjacent group, and nothing else.
+
+use std::sync::Arc;
+
+use super::error::{IllegalMove, TurnReason};
+use super::geometry::{Color, Geometry, MAX_DEGREE, Point, Table};
+
+/// A move: a placement on a point, or a pass (legal only when no placement is).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Place a stone of the side to move on the point.
+    Place(Point),
+    /// Pass: only when the side to move has no legal placement.
+    Pass,
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The colour captured every stone of the opponent.
+    Win(Color),
+    /// Neither player can place (ruling 8 of RULES.md).
+    Draw,
+}
+
+impl Outcome {
+    /// The result as GTP `final_score` states it: `B+`, `W+` or `0`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Outcome::Win(Color::Black) => "B+",
+            Outcome::Win(Color::White) => "W+",
+            Outcome::Draw => "0",
+        }
+    }
+
+    /// The result code with a few words of explanation.
+    pub fn describe(self) -> String {
+        match self {
+            Outcome::Win(c) => format!(
+                "{} ({c} captured every {} stone)",
+                self.code(),
+                c.opponent()
+            ),
+            Outcome::Draw => "0 (neither player can place)".to_string(),
+        }
+    }
+
+    /// The winner, if any.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            Outcome::Win(c) => Some(c),
+            Outcome::Draw => None,
+        }
+    }
+}
+
+/// Where the game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The side to move has a legal placement.
+    Ongoing,
+    /// The side to move has no legal placement but the opponent has: the only legal move is a pass.
+    MustPass,
+    /// The game has ended.
+    Over(Outcome),
+}
+
+/// What a legal move did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct MoveReport {
+    /// Number of enemy stones removed.
+    pub captured: usize,
+    /// True when the mover must place again.
+    pub extra_turn: bool,
+    /// The player now to move when that player has no legal placement and must pass.
+    pub forced_pass: Option<Color>,
+    /// How the game ended, when this move ended it.
+    pub outcome: Option<Outcome>,
+}
+
+/// What the rules see when a colour considers a placement on an empty point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Probe {
+    /// True when the point has a friendly neighbour, so the placement must capture to be legal.
+    pub joins: bool,
+    /// Size of the group the placement would form.
+    pub group: usize,
+    /// Size of the largest enemy group that the new group would touch (0 when none).
+    pub enemy: usize,
+}
+
+impl Probe {
+    /// True when the placement is legal.
+    #[inline]
+    pub fn is_legal(self) -> bool {
+        !self.joins || (self.enemy > 0 && self.enemy < self.group)
+    }
+}
+
+const EMPTY: u8 = 2;
+/// Colour of the sentinel slot that stands for every missing neighbour.
+const BORDER: u8 = 3;
+/// Marks a group whose largest touching enemy group must be recomputed.
+const DIRTY: u16 = u16::MAX;
+
+/// Per-point state. Group fields (`size`, `max_adj`) are meaningful at a group's root only.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    /// `Color as u8`, or `EMPTY`.
+    color: u8,
+    /// Root point of the stone's group.
+    gid: u16,
+    /// Next stone of the same group (a circular list).
+    next: u16,
+    /// Group size, at the root.
+    size: u16,
+    /// Size of the largest enemy group touching the group, at the root (0 when none).
+    max_adj: u16,
+    /// Index into `empties` when the point is empty.
+    empty_pos: u16,
+}
+
+const EMPTY_SLOT: Slot = Slot {
+    color: EMPTY,
+    gid: 0,
+    next: 0,
+    size: 0,
+    max_adj: 0,
+    empty_pos: 0,
+};
+
+/// All-ones when `b`, zero otherwise: for branch-free selection.
+#[inline(always)]
+fn mask(b: bool) -> u16 {
+    (b as u16).wrapping_neg()
+}
+
+/// A position: the board with its groups, the side to move, the extra-turn state and the game result.
+///
+/// Positions come from [`Position::new`] (the empty board), [`Position::setup`] (an arbitrary arrangement) and
+/// legal play. [`Position::play`] checks everything; [`Position::place_unchecked`] and
+/// [`Position::pass_unchecked`] are the fast path for search and trust the caller.
+#[derive(Clone, Debug)]
+pub struct Position {
+    geo: Arc<Geometry>,
+    slots: Table<Slot>,
+    empties: Vec<Point>,
+    stones: [u32; 2],
+    captured: [u32; 2],
+    placements: u32,
+    to_move: Color,
+    extra_turn: bool,
+    winner: Option<Color>,
+    hash: u64,
+    last: Option<(Color, Move)>,
+    /// Scratch list of groups to recompute after a capture (kept to avoid allocating).
+    dirty: Vec<u16>,
+}
+
+impl PartialEq for Position {
+    /// Positions are equal when the stones, side to move, extra-turn state and result are.
+    fn eq(&self, other: &Position) -> bool {
+        self.geo.dimensions() == other.geo.dimensions()
+            && self.to_move == other.to_move
+            && self.extra_turn == other.extra_turn
+            && self.winner == other.winner
+            && self.hash == other.hash
+            && (0..self.geo.len()).all(|i| self.slots[i].color == other.slots[i].color)
+    }
+}
+
+impl Position {
+    /// The empty board, Black to move.
+    pub fn new(geo: Arc<Geometry>) -> Position {
+        let stones = vec![None; geo.len()];
+        Position::setup(geo, &stones, Color::Black, false)
+    }
+
+    /// An arbitrary arrangement of stones (indexed by point), with the given side to move and extra-turn state.
+    ///
+    /// Any arrangement is accepted: set-up positions need not be reachable. Counters of placements and captures
+    /// start at zero.
+    ///
+    /// # Panics
+    /// When `stones.len()` differs from the number of points.
+    pub fn setup(
+        geo: Arc<Geometry>,
+        stones: &[Option<Color>],
+        to_move: Color,
+        extra_turn: bool,
+    ) -> Position {
+        assert_eq!(stones.len(), geo.len(), "setup needs one entry per point");
+        let n = geo.len();
+        let mut slots = Table::new(EMPTY_SLOT);
+        slots[n] = Slot {
+            color: BORDER,
+            gid: n as u16,
+            next: n as u16,
+            size: 0,
+            max_adj: 0,
+            empty_pos: 0,
+        };
+        let mut pos = Position {
+            slots,
+            empties: Vec::with_capacity(n),
+            stones: [0; 2],
+            captured: [0; 2],
+            placements: 0,
+            to_move,
+            extra_turn,
+            winner: None,
+            hash: 0,
+            last: None,
+            dirty: Vec::with_capacity(n),
+            geo,
+        };
+        if to_move == Color::White {
+            pos.hash ^= pos.geo.white_to_move_key();
+        }
+        if extra_turn {
+            pos.hash ^= pos.geo.extra_turn_key();
+        }
+        for (i, s) in stones.iter().enumerate() {
+            let p = Point::from_index(i);
+            match s {
+                Some(c) => {
+                    pos.slots[i].color = *c as u8;
+                    pos.stones[c.index()] += 1;
+                    pos.hash ^= pos.geo.stone_key(p, *c);
+                }
+                None => pos.add_empty(p),
+            }
+        }
+        // Groups by flood fill: each group's stones form a ring rooted at the first stone found.
+        let mut seen = vec![false; n];
+        let mut stack = Vec::new();
+        for i in 0..n {
+            if pos.slots[i].color == EMPTY || seen[i] {
+                continue;
+            }
+            let color = pos.slots[i].color;
+            let root = i as u16;
+            let mut size = 0u16;
+            let mut prev = root;
+            seen[i] = true;
+            stack.push(i);
+            while let Some(s) = stack.pop() {
+                size += 1;
+                pos.slots[s].gid = root;
+                if s != i {
+                    pos.slots[prev as usize].next = s as u16;
+                    prev = s as u16;
+                }
+                for &q in pos.geo.neighbors(Point::from_index(s)) {
+                    let q = q.index();
+                    if !seen[q] && pos.slots[q].color == color {
+                        seen[q] = true;
+                        stack.push(q);
+                    }
+                }
+            }
+            pos.slots[prev as usize].next = root;
+            pos.slots[i].size = size;
+        }
+        for i in 0..n {
+            if pos.slots[i].color != EMPTY && pos.slots[i].gid == i as u16 {
+                pos.slots[i].max_adj = pos.compute_max_adj(i as u16);
+            }
+        }
+        pos
+    }
+
+    /// Makes `self` a copy of `other`, reusing `self`'s memory. The fast way to reset a search position.
+    pub fn copy_from(&mut self, other: &Position) {
+        if !Arc::ptr_eq(&self.geo, &other.geo) {
+            self.geo = Arc::clone(&other.geo);
+        }
+        self.slots.copy_prefix(&other.slots, other.geo.len() + 1);
+        self.empties.clone_from(&other.empties);
+        self.stones = other.stones;
+        self.captured = other.captured;
+        self.placements = other.placements;
+        self.to_move = other.to_move;
+        self.extra_turn = other.extra_turn;
+        self.winner = other.winner;
+        self.hash = other.hash;
+        self.last = other.last;
+    }
+
+    /// The board's geometry.
+    #[inline]
+    pub fn geometry(&self) -> &Geometry {
+        &self.geo
+    }
+
+    /// The shared handle to the board's geometry.
+    pub fn geometry_arc(&self) -> &Arc<Geometry> {
+        &self.geo
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    /// True when the side to move captured and is placing again.
+    #[inline]
+    pub fn extra_turn(&self) -> bool {
+        self.extra_turn
+    }
+
+    /// The player who captured every enemy stone, once that has happened.
+    #[inline]
+    pub fn winner(&self) -> Option<Color> {
+        self.winner
+    }
+
+    /// Zobrist hash of the stones, the side to move and the extra-turn state.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Number of stones of `color` on the board.
+    #[inline]
+    pub fn stone_count(&self, color: Color) -> usize {
+        self.stones[color.index()] as usize
+    }
+
+    /// Number of enemy stones `color` has captured since the position was set up.
+    pub fn captured_by(&self, color: Color) -> usize {
+        self.captured[color.index()] as usize
+    }
+
+    /// Number of placements played since the position was set up.
+    pub fn placements(&self) -> usize {
+        self.placements as usize
+    }
+
+    /// The last move played and who played it, if any since set-up.
+    pub fn last_move(&self) -> Option<(Color, Move)> {
+        self.last
+    }
+
+    /// The stone on `p`, if any.
+    #[inline]
+    pub fn color_at(&self, p: Point) -> Option<Color> {
+        match self.slots[p.index()].color {
+            0 => Some(Color::Black),
+            1 => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    /// Size of the group containing the stone on `p` (0 for an empty point).
+    pub fn group_size_at(&self, p: Point) -> usize {
+        let s = self.slots[p.index()];
+        if s.color == EMPTY {
+            0
+        } else {
+            self.slots[s.gid as usize].size as usize
+        }
+    }
+
+    /// The empty points, in no particular order.
+    #[inline]
+    pub fn empties(&self) -> &[Point] {
+        &self.empties
+    }
+
+    /// Why the side to move is who it is.
+    pub fn turn_reason(&self) -> TurnReason {
+        if self.extra_turn {
+            return TurnReason::ExtraTurn;
+        }
+        match self.last {
+            None => TurnReason::Start,
+            Some((_, Move::Pass)) => TurnReason::AfterPass,
+            Some((_, Move::Place(_))) => TurnReason::Alternation,
+        }
+    }
+
+    /// What a placement of `color` on the empty point `p` would form.
+    #[inline]
+    pub fn probe(&self, color: Color, p: Point) -> Probe {
+        match self.geo.fan() {
+            4 => self.probe_n::<4>(color as u8, p).0,
+            _ => self.probe_n::<MAX_DEGREE>(color as u8, p).0,
+        }
+    }
+
+    /// [`Position::probe`] for a neighbour table of `N` entries, without data-dependent branches: the colours
+    /// around a random point are unpredictable, and mispredicted branches would dominate the cost. Also returns
+    /// the group root of each friendly neighbour (`u16::MAX` for the other entries).
+    #[inline(always)]
+    fn probe_n<const N: usize>(&self, me: u8, p: Point) -> (Probe, [u16; N]) {
+        let nb = self.geo.padded_neighbors(p);
+        let enemy_color = me ^ 1;
+        let mut gids = [u16::MAX; N];
+        let mut group = 1u16;
+        let mut enemy = 0u16;
+        for i in 0..N {
+            let s = self.slots[nb[i].index()];
+            let root = self.slots[s.gid as usize];
+            let friendly = s.color == me;
+            let mut seen = false;
+            for &g in &gids[..i] {
+                seen |= g == s.gid;
+            }
+            group += root.size & mask(friendly & !seen);
+            enemy = enemy
+                .max((root.max_adj & mask(friendly)) | (root.size & mask(s.color == enemy_color)));
+            gids[i] = s.gid | mask(!friendly);
+        }
+        (
+            Probe {
+                joins: group > 1,
+                group: group as usize,
+                enemy: enemy as usize,
+            },
+            gids,
+        )
+    }
+
+    /// True when `color` may place on `p`, which must be empty.
+    #[inline]
+    pub fn is_legal_for(&self, color: Color, p: Point) -> bool {
+        match self.geo.fan() {
+            4 => self.is_legal_n::<4>(color as u8, p),
+            _ => self.is_legal_n::<MAX_DEGREE>(color as u8, p),
+        }
+    }
+
+    #[inline(always)]
+    fn is_legal_n<const N: usize>(&self, me: u8, p: Point) -> bool {
+        // Most points have no friendly neighbour and are legal at once; only the others need the group sums.
+        let nb = self.geo.padded_neighbors(p);
+        let mut joins = false;
+        for &q in &nb[..N] {
+            joins |= self.slots[q.index()].color == me;
+        }
+        !joins || self.probe_n::<N>(me, p).0.is_legal()
+    }
+
+    /// Whether `me` has a stone next to `p`, and the size of the largest enemy group next to `p`.
+    #[inline(always)]
+    fn contacts_n<const N: usize>(&self, me: u8, p: Point) -> (bool, u16) {
+        let nb = self.geo.padded_neighbors(p);
+        let enemy_color = me ^ 1;
+        let mut joins = false;
+        let mut enemy = 0u16;
+        for &q in &nb[..N] {
+            let s = self.slots[q.index()];
+            joins |= s.color == me;
+            enemy = enemy.max(self.slots[s.gid as usize].size & mask(s.color == enemy_color));
+        }
+        (joins, enemy)
+    }
+
+    /// True when the side to move may place on the empty point `p`.
+    #[inline]
+    pub fn is_legal(&self, p: Point) -> bool {
+        self.is_legal_for(self.to_move, p)
+    }
+
+    /// True when the side to move has a friendly stone next to `p`: a legal placement there captures.
+    #[inline]
+    pub fn joins_friendly(&self, p: Point) -> bool {
+        let me = self.to_move as u8;
+        self.geo
+            .neighbors(p)
+            .iter()
+            .any(|q| self.slots[q.index()].color == me)
+    }
+
+    /// True when `color` has at least one legal placement.
+    pub fn has_legal_placement(&self, color: Color) -> bool {
+        self.winner.is_none() && self.empties.iter().any(|&p| self.is_legal_for(color, p))
+    }
+
+    /// Where the game stands: ongoing, a forced pass, or over.
+    pub fn status(&self) -> Status {
+        if let Some(w) = self.winner {
+            Status::Over(Outcome::Win(w))
+        } else if self.has_legal_placement(self.to_move) {
+            Status::Ongoing
+        } else if self.has_legal_placement(self.to_move.opponent()) {
+            Status::MustPass
+        } else {
+            Status::Over(Outcome::Draw)
+        }
+    }
+
+    /// Appends the legal placements of the side to move to `out`, in point order.
+    pub fn legal_placements(&self, out: &mut Vec<Point>) {
+        if self.winner.is_some() {
+            return;
+        }
+        for (i, s) in self.slots.prefix(self.geo.len()).iter().enumerate() {
+            let p = Point::from_index(i);
+            if s.color == EMPTY && self.is_legal(p) {
+                out.push(p);
+            }
+        }
+    }
+
+    /// The legal moves of the side to move: its placements in point order, `[Pass]` when it must pass, and
+    /// nothing when the game is over.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut points = Vec::new();
+        self.legal_placements(&mut points);
+        if points.is_empty() {
+            return match self.status() {
+                Status::MustPass => vec![Move::Pass],
+                _ => Vec::new(),
+            };
+        }
+        points.into_iter().map(Move::Place).collect()
+    }
+
+    /// Checks a placement of `color` on `p` and says why it is illegal. Turn order is not checked here.
+    ///
+    /// # Errors
+    /// [`IllegalMove::OffBoard`], [`IllegalMove::Occupied`], [`IllegalMove::NoEnemyContact`] or
+    /// [`IllegalMove::NotSmaller`].
+    pub fn check_placement(&self, color: Color, p: Point) -> Result<Probe, IllegalMove> {
+        let (w, h) = self.geo.dimensions();
+        if p.index() >= self.geo.len() {
+            return Err(IllegalMove::OffBoard {
+                vertex: format!("point {}", p.index()),
+                width: w,
+                height: h,
+            });
+        }
+        if let Some(stone) = self.color_at(p) {
+            return Err(IllegalMove::Occupied {
+                vertex: self.geo.name(p),
+                stone,
+            });
+        }
+        let probe = self.probe(color, p);
+        if probe.is_legal() {
+            Ok(probe)
+        } else if probe.enemy == 0 {
+            Err(IllegalMove::NoEnemyContact {
+                vertex: self.geo.name(p),
+                color,
+                group: probe.group,
+            })
+        } else {
+            Err(IllegalMove::NotSmaller {
+                vertex: self.geo.name(p),
+                color,
+                group: probe.group,
+                enemy: probe.enemy,
+            })
+        }
+    }
+
+    /// Plays `mv` for `color`, checking that it is `color`'s turn and that the move is legal.
+    ///
+    /// # Errors
+    /// Any [`IllegalMove`]; the position is then unchanged.
+    pub fn play_as(&mut self, color: Color, mv: Move) -> Result<MoveReport, IllegalMove> {
+        let status = self.status();
+        if let Status::Over(outcome) = status {
+            return Err(IllegalMove::GameOver { outcome });
+        }
+        if color != self.to_move {
+            return Err(IllegalMove::NotYourTurn {
+                color,
+                to_move: self.to_move,
+                reason: self.turn_reason(),
+                must_pass: status == Status::MustPass,
+            });
+        }
+        self.play_checked(status, mv)
+    }
+
+    /// Plays `mv` for the side to move, checking that it is legal.
+    ///
+    /// # Errors
+    /// Any [`IllegalMove`] but `NotYourTurn`; the position is then unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<MoveReport, IllegalMove> {
+        let status = self.status();
+        if let Status::Over(outcome) = status {
+            return Err(IllegalMove::GameOver { outcome });
+        }
+        self.play_checked(status, mv)
+    }
+
+    fn play_checked(&mut self, status: Status, mv: Move) -> Result<MoveReport, IllegalMove> {
+        let captured = match mv {
+            Move::Pass => {
+                if status == Status::Ongoing {
+                    let example = self
+                        .empties
+                        .iter()
+                        .copied()
+                        .filter(|&p| self.is_legal(p))
+                        .min();
+                    let example = example.map_or_else(String::new, |p| self.geo.name(p));
+                    return Err(IllegalMove::PassNotAllowed {
+                        color: self.to_move,
+                        example,
+                    });
+                }
+                self.pass_unchecked();
+                0
+            }
+            Move::Place(p) => {
+                self.check_placement(self.to_move, p)?;
+                self.place_unchecked(p)
+            }
+        };
+        let mut report = MoveReport {
+            captured,
+            extra_turn: self.extra_turn,
+            ..MoveReport::default()
+        };
+        match self.status() {
+            Status::Ongoing => {}
+            Status::MustPass => report.forced_pass = Some(self.to_move),
+            Status::Over(outcome) => report.outcome = Some(outcome),
+        }
+        Ok(report)
+    }
+
+    /// Passes for the side to move without checking that a pass is legal.
+    pub fn pass_unchecked(&mut self) {
+        self.last = Some((self.to_move, Move::Pass));
+        self.end_turn();
+    }
+
+    /// Places a stone of the side to move on the empty point `p` when that is legal and returns the number of
+    /// stones captured; returns `None` and changes nothing when it is illegal. The search's fast path: the
+    /// legality test and the placement share one look at the neighbours.
+    #[inline]
+    pub fn try_place(&mut self, p: Point) -> Option<usize> {
+        match self.geo.fan() {
+            4 => self.try_place_n::<4>(p),
+            _ => self.try_place_n::<MAX_DEGREE>(p),
+        }
+    }
+
+    /// Places a stone of the side to move on `p` and returns the number of stones captured. The caller
+    /// guarantees that `p` is empty and the placement legal (see [`Position::is_legal`]); an illegal placement
+    /// panics in debug builds and is ignored in release builds.
+    #[inline]
+    pub fn place_unchecked(&mut self, p: Point) -> usize {
+        let captured = self.try_place(p);
+        debug_assert!(
+            captured.is_some(),
+            "illegal placement on {}",
+            self.geo.name(p)
+        );
+        captured.unwrap_or(0)
+    }
+
+    #[inline(always)]
+    fn try_place_n<const N: usize>(&mut self, p: Point) -> Option<usize> {
+        let color = self.to_move;
+        let me = color as u8;
+        let enemy_color = me ^ 1;
+        let pi = p.index();
+        debug_assert_eq!(self.slots[pi].color, EMPTY);
+        let (joins, enemy_max) = self.contacts_n::<N>(me, p);
+        if !joins {
+            // Non-capturing: a new group of one. Every enemy group next to it now touches a group of size 1
+            // (writes for other neighbours go to the sentinel, whose `max_adj` is never read).
+            self.note_placement(p, color);
+            self.slots[pi] = Slot {
+                color: me,
+                gid: pi as u16,
+                next: pi as u16,
+                size: 1,
+                max_adj: enemy_max,
+                empty_pos: 0,
+            };
+            let sentinel = self.geo.len() as u16;
+            for &q in &self.geo.padded_neighbors(p)[..N] {
+                let s = self.slots[q.index()];
+                let target = if s.color == enemy_color {
+                    s.gid
+                } else {
+                    sentinel
+                };
+                let r = &mut self.slots[target as usize];
+                r.max_adj = r.max_adj.max(1);
+            }
+            self.end_turn();
+            return Some(0);
+        }
+        let (probe, gids) = self.probe_n::<N>(me, p);
+        if !probe.is_legal() {
+            return None;
+        }
+        self.note_placement(p, color);
+        Some(self.capture(p, color, &gids, probe.group as u16))
+    }
+
+    /// Bookkeeping shared by every placement: the empty list, hash, counters and last move.
+    #[inline(always)]
+    fn note_placement(&mut self, p: Point, color: Color) {
+        self.remove_empty(p);
+        self.hash ^= self.geo.stone_key(p, color);
+        self.stones[color.index()] += 1;
+        self.placements += 1;
+        self.last = Some((color, Move::Place(p)));
+    }
+
+    /// The capturing part of a legal placement on `p` next to the friendly groups rooted at `gids` (with
+    /// repeats, and `u16::MAX` for non-friendly entries), forming a group of `total` stones.
+    fn capture(&mut self, p: Point, color: Color, gids: &[u16], total: u16) -> usize {
+        let me = color as u8;
+        let pi = p.index();
+        let fan = self.geo.fan();
+        // The distinct friendly groups around `p`; the largest keeps its root.
+        let mut roots = [u16::MAX; MAX_DEGREE];
+        let mut nroots = 0;
+        let mut root = u16::MAX;
+        for &g in gids {
+            if g != u16::MAX && !roots[..nroots].contains(&g) {
+                roots[nroots] = g;
+                nroots += 1;
+                if root == u16::MAX || self.slots[g as usize].size > self.slots[root as usize].size
+                {
+                    root = g;
+                }
+            }
+        }
+        self.slots[pi].color = me;
+        self.slots[pi].gid = root;
+        let roots = &roots[..nroots];
+        let nb = self.geo.padded_neighbors(p);
+        // Every enemy group touching the new group goes. Only the new stone and the friendly groups that
+        // touched an enemy group before can reach one.
+        let mut captured = 0;
+        for &q in &nb[..fan] {
+            captured += self.capture_if_enemy(q, color, roots);
+        }
+        for &r in roots {
+            if self.slots[r as usize].max_adj == 0 {
+                continue;
+            }
+            let mut s = r;
+            loop {
+                for &q in &self.geo.padded_neighbors(Point::from_index(s as usize))[..fan] {
+                    captured += self.capture_if_enemy(q, color, roots);
+                }
+                s = self.slots[s as usize].next;
+                if s == r {
+                    break;
+                }
+            }
+        }
+        // Merge the friendly groups and the new stone into the largest one's ring.
+        for &r in roots {
+            if r == root {
+                continue;
+            }
+            let mut s = r;
+            loop {
+                self.slots[s as usize].gid = root;
+                s = self.slots[s as usize].next;
+                if s == r {
+                    break;
+                }
+            }
+            let a = self.slots[root as usize].next;
+            self.slots[root as usize].next = self.slots[r as usize].next;
+            self.slots[r as usize].next = a;
+        }
+        self.slots[pi].next = self.slots[root as usize].next;
+        self.slots[root as usize].next = pi as u16;
+        self.slots[root as usize].size = total;
+        self.slots[root as usize].max_adj = 0;
+        // Other friendly groups that lost an enemy neighbour.
+        while let Some(r) = self.dirty.pop() {
+            self.slots[r as usize].max_adj = self.compute_max_adj(r);
+        }
+        self.captured[color.index()] += captured as u32;
+        if self.stones[color.opponent().index()] == 0 {
+            self.winner = Some(color);
+            self.set_extra_turn(false);
+        } else {
+            self.set_extra_turn(true);
+        }
+        captured
+    }
+
+    /// Removes the enemy group on `q`, if `q` holds an enemy stone, and returns the number of stones removed.
+    /// Friendly groups not in `keep` that touched a removed stone are queued for recomputation.
+    #[inline(always)]
+    fn capture_if_enemy(&mut self, q: Point, mover: Color, keep: &[u16]) -> usize {
+        let s = self.slots[q.index()];
+        if s.color != mover.opponent() as u8 {
+            return 0;
+        }
+        self.remove_group(s.gid, mover, keep)
+    }
+
+    /// Removes the enemy group rooted at `r` (see [`Position::capture_if_enemy`]).
+    #[inline(never)]
+    fn remove_group(&mut self, r: u16, mover: Color, keep: &[u16]) -> usize {
+        let enemy = mover.opponent();
+        let fan = self.geo.fan();
+        let mut x = r;
+        let mut n = 0;
+        loop {
+            let next = self.slots[x as usize].next;
+            let px = Point::from_index(x as usize);
+            self.slots[x as usize].color = EMPTY;
+            self.hash ^= self.geo.stone_key(px, enemy);
+            self.add_empty(px);
+            n += 1;
+            for &y in &self.geo.padded_neighbors(px)[..fan] {
+                let sy = self.slots[y.index()];
+                if sy.color == mover as u8 && !keep.contains(&sy.gid) {
+                    let g = &mut self.slots[sy.gid as usize];
+                    if g.max_adj != DIRTY {
+                        g.max_adj = DIRTY;
+                        self.dirty.push(sy.gid);
+                    }
+                }
+            }
+            x = next;
+            if x == r {
+                break;
+            }
+        }
+        self.stones[enemy.index()] -= n as u32;
+        n
+    }
+
+    /// The size of the largest enemy group touching the group rooted at `r`.
+    fn compute_max_adj(&self, r: u16) -> u16 {
+        let enemy_color = self.slots[r as usize].color ^ 1;
+        let mut best = 0;
+        let mut s = r;
+        loop {
+            for &q in self.geo.neighbors(Point::from_index(s as usize)) {
+                let t = self.slots[q.index()];
+                if t.color == enemy_color {
+                    best = best.max(self.slots[t.gid as usize].size);
+                }
+            }
+            s = self.slots[s as usize].next;
+            if s == r {
+                break;
+            }
+        }
+        best
+    }
+
+    fn end_turn(&mut self) {
+        self.to_move = self.to_move.opponent();
+        self.hash ^= self.geo.white_to_move_key();
+        self.set_extra_turn(false);
+    }
+
+    fn set_extra_turn(&mut self, on: bool) {
+        if self.extra_turn != on {
+            self.extra_turn = on;
+            self.hash ^= self.geo.extra_turn_key();
+        }
+    }
+
+    #[inline]
+    fn remove_empty(&mut self, p: Point) {
+        let i = self.slots[p.index()].empty_pos as usize;
+        let last = self.empties.pop().expect("an empty point to remove");
+        if last != p {
+            self.empties[i] = last;
+            self.slots[last.index()].empty_pos = i as u16;
+        }
+    }
+
+    #[inline]
+    fn add_empty(&mut self, p: Point) {
+        self.slots[p.index()].empty_pos = self.empties.len() as u16;
+        self.empties.push(p);
+    }
+
+    /// Recomputes every incremental structure from the stones alone and reports the first disagreement.
+    /// For tests and debugging; linear in the board size.
+    ///
+    /// # Errors
+    /// A description of the first inconsistency found.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let stones: Vec<Option<Color>> = self.geo.points().map(|p| self.color_at(p)).collect();
+        let fresh = Position::setup(
+            Arc::clone(&self.geo),
+            &stones,
+            self.to_move,
+            self.extra_turn,
+        );
+        if fresh.hash != self.hash {
+            return Err(format!("hash {:#x} should be {:#x}", self.hash, fresh.hash));
+        }
+        if fresh.stones != self.stones {
+            return Err(format!(
+                "stone counts {:?} should be {:?}",
+                self.stones, fresh.stones
+            ));
+        }
+        for p in self.geo.points() {
+            let (a, b) = (self.slots[p.index()], fresh.slots[p.index()]);
+            if a.color == EMPTY {
+                if self.empties.get(a.empty_pos as usize) != Some(&p) {
+                    return Err(format!(
+                        "empty point {} is not in the empty list",
+                        self.geo.name(p)
+                    ));
+                }
+                continue;
+            }
+            let (ra, rb) = (self.slots[a.gid as usize], fresh.slots[b.gid as usize]);
+            if ra.size != rb.size || ra.max_adj != rb.max_adj {
+                return Err(format!(
+                    "group at {}: size {} max_adj {} should be {} and {}",
+                    self.geo.name(p),
+                    ra.size,
+                    ra.max_adj,
+                    rb.size,
+                    rb.max_adj
+                ));
+            }
+            // Same group in both: the other stones of the group agree on the root.
+            for &q in self.geo.neighbors(p) {
+                let (qa, qb) = (self.slots[q.index()], fresh.slots[q.index()]);
+                if qa.color == a.color && (qa.gid == a.gid) != (qb.gid == b.gid) {
+                    return Err(format!(
+                        "{} and {} disagree on their group",
+                        self.geo.name(p),
+                        self.geo.name(q)
+                    ));
+                }
+            }
+        }
+        if self.empties.len() != self.geo.len() - (self.stones[0] + self.stones[1]) as usize {
+            return Err("empty list has the wrong length".to_string());
+        }
+        Ok(())
+    }
+}

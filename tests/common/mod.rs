@@ -1,0 +1,220 @@
+//! Helpers shared by the integration tests, and a deliberately naive reference implementation of the rules that
+//! shares no code with the engine's rules core: groups are found by flood fill from scratch at every question.
+#![allow(dead_code)]
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use oust::rules::{Color, Geometry, Position};
+
+/// Builds a position from rows written top to bottom (`X` black, `O` white, `.` empty).
+pub fn position(rows: &[&str], to_move: Color) -> Position {
+    let h = rows.len();
+    let w = rows[0].len();
+    let geo = Arc::new(Geometry::rect(w, h).unwrap());
+    let mut stones = vec![None; geo.len()];
+    for (r, row) in rows.iter().enumerate() {
+        assert_eq!(row.len(), w, "ragged rows");
+        for (x, ch) in row.chars().enumerate() {
+            let p = geo.point_at(x, h - 1 - r).unwrap();
+            stones[p.index()] = match ch {
+                'X' => Some(Color::Black),
+                'O' => Some(Color::White),
+                '.' => None,
+                _ => panic!("bad cell {ch}"),
+            };
+        }
+    }
+    Position::setup(geo, &stones, to_move, false)
+}
+
+/// The rows of a position, top to bottom.
+pub fn rows(pos: &Position) -> Vec<String> {
+    let geo = pos.geometry();
+    let (w, h) = geo.dimensions();
+    (0..h)
+        .rev()
+        .map(|y| {
+            (0..w)
+                .map(|x| match pos.color_at(geo.point_at(x, y).unwrap()) {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None => '.',
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Why the reference refuses a placement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefIllegal {
+    Occupied,
+    /// The new group (of this size) touches no enemy stone.
+    NoEnemy(usize),
+    /// The new group (size .0) touches an enemy group of size .1 that is not smaller.
+    NotSmaller(usize, usize),
+}
+
+/// A naive Oust position on a W x H board, indexed `y * w + x`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reference {
+    pub w: usize,
+    pub h: usize,
+    pub cells: Vec<Option<Color>>,
+    pub to_move: Color,
+    pub extra: bool,
+    pub winner: Option<Color>,
+}
+
+impl Reference {
+    pub fn from_position(pos: &Position) -> Reference {
+        let geo = pos.geometry();
+        let (w, h) = geo.dimensions();
+        Reference {
+            w,
+            h,
+            cells: geo.points().map(|p| pos.color_at(p)).collect(),
+            to_move: pos.to_move(),
+            extra: pos.extra_turn(),
+            winner: pos.winner(),
+        }
+    }
+
+    pub fn neighbors(&self, i: usize) -> Vec<usize> {
+        let (x, y) = (i % self.w, i / self.w);
+        let mut v = Vec::new();
+        if x > 0 {
+            v.push(i - 1);
+        }
+        if x + 1 < self.w {
+            v.push(i + 1);
+        }
+        if y > 0 {
+            v.push(i - self.w);
+        }
+        if y + 1 < self.h {
+            v.push(i + self.w);
+        }
+        v
+    }
+
+    /// The group of the stone on `i` in `cells`.
+    fn group_in(&self, cells: &[Option<Color>], i: usize) -> BTreeSet<usize> {
+        let c = cells[i];
+        let mut seen = BTreeSet::from([i]);
+        let mut stack = vec![i];
+        while let Some(s) = stack.pop() {
+            for n in self.neighbors(s) {
+                if cells[n] == c && seen.insert(n) {
+                    stack.push(n);
+                }
+            }
+        }
+        seen
+    }
+
+    /// The enemy groups touching the group `g` in `cells`.
+    fn touching_enemies(&self, cells: &[Option<Color>], g: &BTreeSet<usize>, enemy: Color) -> Vec<BTreeSet<usize>> {
+        let mut groups: Vec<BTreeSet<usize>> = Vec::new();
+        for &s in g {
+            for n in self.neighbors(s) {
+                if cells[n] == Some(enemy) && !groups.iter().any(|eg| eg.contains(&n)) {
+                    groups.push(self.group_in(cells, n));
+                }
+            }
+        }
+        groups
+    }
+
+    pub fn check(&self, color: Color, i: usize) -> Result<(), RefIllegal> {
+        if self.cells[i].is_some() {
+            return Err(RefIllegal::Occupied);
+        }
+        if !self.neighbors(i).iter().any(|&n| self.cells[n] == Some(color)) {
+            return Ok(());
+        }
+        let mut cells = self.cells.clone();
+        cells[i] = Some(color);
+        let g = self.group_in(&cells, i);
+        let enemies = self.touching_enemies(&cells, &g, color.opponent());
+        let biggest = enemies.iter().map(BTreeSet::len).max().unwrap_or(0);
+        if enemies.is_empty() {
+            Err(RefIllegal::NoEnemy(g.len()))
+        } else if biggest >= g.len() {
+            Err(RefIllegal::NotSmaller(g.len(), biggest))
+        } else {
+            Ok(())
+        }
+    }
+
+    pub fn placements(&self, color: Color) -> Vec<usize> {
+        if self.winner.is_some() {
+            return Vec::new();
+        }
+        (0..self.cells.len()).filter(|&i| self.check(color, i).is_ok()).collect()
+    }
+
+    /// Legal moves of the side to move: `Some(i)` placements, `None` for a forced pass.
+    pub fn moves(&self) -> Vec<Option<usize>> {
+        let mine = self.placements(self.to_move);
+        if !mine.is_empty() {
+            return mine.into_iter().map(Some).collect();
+        }
+        if self.winner.is_none() && !self.placements(self.to_move.opponent()).is_empty() {
+            return vec![None];
+        }
+        Vec::new()
+    }
+
+    /// Plays a legal move and returns the number of stones captured.
+    pub fn play(&mut self, mv: Option<usize>) -> usize {
+        let color = self.to_move;
+        let Some(i) = mv else {
+            self.to_move = color.opponent();
+            self.extra = false;
+            return 0;
+        };
+        assert!(self.check(color, i).is_ok(), "reference asked to play an illegal move");
+        let joins = self.neighbors(i).iter().any(|&n| self.cells[n] == Some(color));
+        self.cells[i] = Some(color);
+        if !joins {
+            self.to_move = color.opponent();
+            self.extra = false;
+            return 0;
+        }
+        let g = self.group_in(&self.cells, i);
+        let mut captured = 0;
+        for eg in self.touching_enemies(&self.cells.clone(), &g, color.opponent()) {
+            for s in eg {
+                self.cells[s] = None;
+                captured += 1;
+            }
+        }
+        if !self.cells.contains(&Some(color.opponent())) {
+            self.winner = Some(color);
+            self.extra = false;
+        } else {
+            self.extra = true;
+        }
+        captured
+    }
+
+    pub fn perft(&self, depth: usize) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.moves();
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .into_iter()
+            .map(|m| {
+                let mut child = self.clone();
+                child.play(m);
+                child.perft(depth - 1)
+            })
+            .sum()
+    }
+}
