@@ -17,6 +17,7 @@
 #![deny(missing_docs)]
 
 pub mod bench;
+pub mod gtp;
 pub mod rng;
 pub mod rules;
 pub mod search;

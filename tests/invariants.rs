@@ -8,7 +8,18 @@ use common::{RefIllegal, Reference};
 use oust::rng::Rng;
 use oust::rules::{Color, Game, Geometry, IllegalMove, Move, Position, perft};
 
-const SIZES: &[(usize, usize)] = &[(2, 2), (3, 3), (4, 3), (3, 5), (5, 5), (6, 4), (7, 7), (9, 9), (2, 9), (11, 8)];
+const SIZES: &[(usize, usize)] = &[
+    (2, 2),
+    (3, 3),
+    (4, 3),
+    (3, 5),
+    (5, 5),
+    (6, 4),
+    (7, 7),
+    (9, 9),
+    (2, 9),
+    (11, 8),
+];
 
 fn ref_move(mv: Move) -> Option<usize> {
     match mv {
@@ -21,15 +32,24 @@ fn ref_move(mv: Move) -> Option<usize> {
 fn check_position(pos: &Position, reference: &Reference) {
     pos.check_invariants().unwrap();
     let legal: Vec<Option<usize>> = pos.legal_moves().into_iter().map(ref_move).collect();
-    assert_eq!(legal, reference.moves(), "legal moves differ from the reference");
+    assert_eq!(
+        legal,
+        reference.moves(),
+        "legal moves differ from the reference"
+    );
     let color = pos.to_move();
     for p in pos.geometry().points() {
         let engine = pos.check_placement(color, p);
         match (reference.check(color, p.index()), engine) {
             (Ok(()), Ok(_)) => {}
             (Err(RefIllegal::Occupied), Err(IllegalMove::Occupied { .. })) => {}
-            (Err(RefIllegal::NoEnemy(g)), Err(IllegalMove::NoEnemyContact { group, .. })) => assert_eq!(g, group),
-            (Err(RefIllegal::NotSmaller(g, e)), Err(IllegalMove::NotSmaller { group, enemy, .. })) => {
+            (Err(RefIllegal::NoEnemy(g)), Err(IllegalMove::NoEnemyContact { group, .. })) => {
+                assert_eq!(g, group)
+            }
+            (
+                Err(RefIllegal::NotSmaller(g, e)),
+                Err(IllegalMove::NotSmaller { group, enemy, .. }),
+            ) => {
                 assert_eq!((g, e), (group, enemy))
             }
             (r, e) => panic!("{}: reference {r:?}, engine {e:?}", pos.geometry().name(p)),
@@ -140,13 +160,17 @@ fn refused_moves_change_nothing() {
                 continue;
             }
             assert!(game.play(before.to_move(), Move::Place(p)).is_err());
-            assert!(game.play(before.to_move().opponent(), Move::Place(p)).is_err());
+            assert!(
+                game.play(before.to_move().opponent(), Move::Place(p))
+                    .is_err()
+            );
             refused += 2;
             assert_eq!(game.position(), &before);
             assert_eq!(game.position().hash(), before.hash());
         }
         let moves = before.legal_moves();
-        game.play(before.to_move(), moves[rng.below(moves.len())]).unwrap();
+        game.play(before.to_move(), moves[rng.below(moves.len())])
+            .unwrap();
     }
     assert!(refused > 100);
 }
@@ -164,7 +188,11 @@ fn perft_agrees_with_the_reference_on_set_up_positions() {
         let pos = common::position(rows, *to_move);
         let reference = Reference::from_position(&pos);
         for d in 1..=*depth {
-            assert_eq!(perft(&pos, d, u64::MAX).unwrap(), reference.perft(d), "{rows:?} depth {d}");
+            assert_eq!(
+                perft(&pos, d, u64::MAX).unwrap(),
+                reference.perft(d),
+                "{rows:?} depth {d}"
+            );
         }
     }
 }

@@ -58,7 +58,12 @@ fn non_capturing_placements_and_an_illegal_join() {
     let err = pos.play(at(&pos, "B1")).unwrap_err();
     assert_eq!(
         err,
-        IllegalMove::NotSmaller { vertex: "B1".into(), color: Color::White, group: 2, enemy: 2 }
+        IllegalMove::NotSmaller {
+            vertex: "B1".into(),
+            color: Color::White,
+            group: 2,
+            enemy: 2
+        }
     );
     assert_eq!(pos, base, "a refused move changes nothing");
     assert_eq!(
@@ -74,8 +79,18 @@ fn join_that_touches_no_enemy_is_illegal() {
     let base = position(&["O...", "...X"], Color::White);
     let mut pos = base.clone();
     let err = pos.play(at(&pos, "A1")).unwrap_err();
-    assert_eq!(err, IllegalMove::NoEnemyContact { vertex: "A1".into(), color: Color::White, group: 2 });
-    assert_eq!(err.to_string(), "A1 joins white stones into a group of 2 that touches no black stone");
+    assert_eq!(
+        err,
+        IllegalMove::NoEnemyContact {
+            vertex: "A1".into(),
+            color: Color::White,
+            group: 2
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "A1 joins white stones into a group of 2 that touches no black stone"
+    );
     assert_eq!(pos, base);
 }
 
@@ -115,13 +130,20 @@ fn capturing_the_last_stone_wins_without_an_extra_placement() {
     assert_eq!(pos.status(), Status::Over(Outcome::Win(Color::Black)));
     assert!(pos.legal_moves().is_empty());
     let err = pos.play(at(&pos, "C1")).unwrap_err();
-    assert_eq!(err, IllegalMove::GameOver { outcome: Outcome::Win(Color::Black) });
+    assert_eq!(
+        err,
+        IllegalMove::GameOver {
+            outcome: Outcome::Win(Color::Black)
+        }
+    );
 }
 
 #[test]
 fn full_two_by_two_board_ends_without_a_winner() {
     // B A2, W B2, B B1, W A1 fills the board with isolated stones: nobody can place: no winner (ruling 8).
-    let mut pos = Position::new(std::sync::Arc::new(oust::rules::Geometry::square(2).unwrap()));
+    let mut pos = Position::new(std::sync::Arc::new(
+        oust::rules::Geometry::square(2).unwrap(),
+    ));
     let mut last = None;
     for v in ["A2", "B2", "B1", "A1"] {
         last = Some(pos.play(at(&pos, v)).unwrap());
@@ -130,13 +152,20 @@ fn full_two_by_two_board_ends_without_a_winner() {
     assert_eq!(last.unwrap().outcome, Some(Outcome::Draw));
     assert_eq!(pos.status(), Status::Over(Outcome::Draw));
     assert!(pos.legal_moves().is_empty());
-    assert_eq!(pos.play(Move::Pass).unwrap_err(), IllegalMove::GameOver { outcome: Outcome::Draw });
+    assert_eq!(
+        pos.play(Move::Pass).unwrap_err(),
+        IllegalMove::GameOver {
+            outcome: Outcome::Draw
+        }
+    );
 }
 
 #[test]
 fn the_first_placements_cannot_end_the_game() {
     // Rule 7: White has no stones before its first placement, yet Black has not won.
-    let mut pos = Position::new(std::sync::Arc::new(oust::rules::Geometry::square(3).unwrap()));
+    let mut pos = Position::new(std::sync::Arc::new(
+        oust::rules::Geometry::square(3).unwrap(),
+    ));
     pos.play(at(&pos, "B2")).unwrap();
     assert_eq!(pos.status(), Status::Ongoing);
     assert_eq!(pos.winner(), None);
@@ -185,7 +214,13 @@ fn must_pass_when_only_the_opponent_can_place() {
 fn pass_is_refused_while_a_placement_is_legal() {
     let mut pos = position(&["..", ".."], Color::Black);
     let err = pos.play(Move::Pass).unwrap_err();
-    assert_eq!(err, IllegalMove::PassNotAllowed { color: Color::Black, example: "A1".into() });
+    assert_eq!(
+        err,
+        IllegalMove::PassNotAllowed {
+            color: Color::Black,
+            example: "A1".into()
+        }
+    );
 }
 
 #[test]
@@ -193,5 +228,8 @@ fn wrong_colour_gets_the_reason() {
     let mut pos = position(&["XO..", "...O"], Color::Black);
     pos.play(at(&pos, "A1")).unwrap();
     let err = pos.play_as(Color::White, at(&pos, "C1")).unwrap_err();
-    assert_eq!(err.to_string(), "black is to move: extra turn after a capture");
+    assert_eq!(
+        err.to_string(),
+        "black is to move: extra turn after a capture"
+    );
 }

@@ -115,7 +115,12 @@ impl Reference {
     }
 
     /// The enemy groups touching the group `g` in `cells`.
-    fn touching_enemies(&self, cells: &[Option<Color>], g: &BTreeSet<usize>, enemy: Color) -> Vec<BTreeSet<usize>> {
+    fn touching_enemies(
+        &self,
+        cells: &[Option<Color>],
+        g: &BTreeSet<usize>,
+        enemy: Color,
+    ) -> Vec<BTreeSet<usize>> {
         let mut groups: Vec<BTreeSet<usize>> = Vec::new();
         for &s in g {
             for n in self.neighbors(s) {
@@ -131,7 +136,11 @@ impl Reference {
         if self.cells[i].is_some() {
             return Err(RefIllegal::Occupied);
         }
-        if !self.neighbors(i).iter().any(|&n| self.cells[n] == Some(color)) {
+        if !self
+            .neighbors(i)
+            .iter()
+            .any(|&n| self.cells[n] == Some(color))
+        {
             return Ok(());
         }
         let mut cells = self.cells.clone();
@@ -152,7 +161,9 @@ impl Reference {
         if self.winner.is_some() {
             return Vec::new();
         }
-        (0..self.cells.len()).filter(|&i| self.check(color, i).is_ok()).collect()
+        (0..self.cells.len())
+            .filter(|&i| self.check(color, i).is_ok())
+            .collect()
     }
 
     /// Legal moves of the side to move: `Some(i)` placements, `None` for a forced pass.
@@ -175,8 +186,14 @@ impl Reference {
             self.extra = false;
             return 0;
         };
-        assert!(self.check(color, i).is_ok(), "reference asked to play an illegal move");
-        let joins = self.neighbors(i).iter().any(|&n| self.cells[n] == Some(color));
+        assert!(
+            self.check(color, i).is_ok(),
+            "reference asked to play an illegal move"
+        );
+        let joins = self
+            .neighbors(i)
+            .iter()
+            .any(|&n| self.cells[n] == Some(color));
         self.cells[i] = Some(color);
         if !joins {
             self.to_move = color.opponent();

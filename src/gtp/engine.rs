@@ -1,0 +1,101 @@
+//! The engine's state behind the protocol: the game, the options and the random generator.
+
+use std::sync::Arc;
+
+use crate::rng::Rng;
+use crate::rules::{Game, Geometry};
+
+use super::commands::{COMMANDS, CommandSpec};
+use super::error::{GtpError, syntax};
+
+/// Engine settings, from the command line and from the protocol.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Seed of the random generator: the same seed and the same commands give the same answers.
+    pub seed: u64,
+    /// Board width at start-up.
+    pub width: usize,
+    /// Board height at start-up.
+    pub height: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            seed: 1,
+            width: 9,
+            height: 9,
+        }
+    }
+}
+
+/// The engine: everything a command can read or change.
+#[derive(Debug)]
+pub struct Engine {
+    pub(crate) game: Game,
+    pub(crate) options: Options,
+    pub(crate) rng: Rng,
+    pub(crate) quit: bool,
+}
+
+impl Engine {
+    /// An engine with an empty board of the configured size.
+    ///
+    /// # Errors
+    /// A message when the configured board size is not supported.
+    pub fn new(options: Options) -> Result<Engine, String> {
+        let geo = Geometry::rect(options.width, options.height).map_err(|e| e.to_string())?;
+        Ok(Engine {
+            game: Game::new(Arc::new(geo)),
+            rng: Rng::new(options.seed),
+            options,
+            quit: false,
+        })
+    }
+
+    /// The current game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The engine's settings.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// True once `quit` has been executed.
+    pub fn wants_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// Runs one command and returns its response text or its failure.
+    ///
+    /// # Errors
+    /// The command's [`GtpError`]; the state is then unchanged.
+    pub fn execute(&mut self, name: &str, args: &[&str]) -> Result<String, GtpError> {
+        let spec = find(name).ok_or(GtpError::UnknownCommand)?;
+        if args.len() < spec.min_args || args.len() > spec.max_args {
+            return Err(arity_error(spec, args.len()));
+        }
+        (spec.run)(self, args)
+    }
+}
+
+/// The command table entry named `name`.
+pub fn find(name: &str) -> Option<&'static CommandSpec> {
+    COMMANDS.iter().find(|c| c.name == name)
+}
+
+fn arity_error(spec: &CommandSpec, got: usize) -> GtpError {
+    let expected = match (spec.min_args, spec.max_args) {
+        (0, 0) => "no arguments".to_string(),
+        (a, b) if a == b => format!("{a} argument{}", if a == 1 { "" } else { "s" }),
+        (a, b) => format!("{a} to {b} arguments"),
+    };
+    let usage = if spec.usage.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", spec.usage)
+    };
+    syntax(format!("{} takes {expected}{usage}, got {got}", spec.name))
+}

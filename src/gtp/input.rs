@@ -1,0 +1,105 @@
+//! Reading command lines: a length cap, and the GTP v2 preprocessing of section 3.1.
+
+use std::io::{self, BufRead};
+
+/// Longest accepted command line in bytes, newline excluded. Longer lines are answered with an error and their
+/// remainder is discarded, so memory stays bounded whatever arrives.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// One line as read, before preprocessing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawLine {
+    /// The bytes of the line, without the newline, at most [`MAX_LINE`] of them.
+    pub bytes: Vec<u8>,
+    /// True when the line was longer than [`MAX_LINE`] and was cut.
+    pub truncated: bool,
+}
+
+/// Reads the next line from `input`, keeping at most [`MAX_LINE`] bytes. Returns `None` at end of input. A last
+/// line without a newline is still returned.
+///
+/// # Errors
+/// Errors of the underlying reader.
+pub fn read_line<R: BufRead + ?Sized>(input: &mut R) -> io::Result<Option<RawLine>> {
+    let mut line = RawLine {
+        bytes: Vec::new(),
+        truncated: false,
+    };
+    let mut seen_any = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(seen_any.then_some(line));
+        }
+        seen_any = true;
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        let room = MAX_LINE - line.bytes.len();
+        if chunk.len() > room {
+            line.truncated = true;
+        }
+        line.bytes
+            .extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = done.unwrap_or(buf.len());
+        input.consume(used);
+        if done.is_some() {
+            return Ok(Some(line));
+        }
+    }
+}
+
+/// GTP v2 preprocessing: drops control characters other than HT and LF, cuts the line at `#`, turns HT into a
+/// space and trims. Returns `None` for a line that is then empty. Bytes that are not UTF-8 become U+FFFD, so they
+/// reach the parser as characters no command or argument accepts.
+pub fn preprocess(bytes: &[u8]) -> Option<String> {
+    let cut = bytes.iter().position(|&b| b == b'#').unwrap_or(bytes.len());
+    let kept: Vec<u8> = bytes[..cut]
+        .iter()
+        .filter(|&&b| b == b'\t' || !(b < 0x20 || b == 0x7f))
+        .map(|&b| if b == b'\t' { b' ' } else { b })
+        .collect();
+    let text = String::from_utf8_lossy(&kept);
+    let trimmed = text.trim_matches(' ');
+    (!trimmed.is_empty()).then(|| trimmed.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_comments_and_tabs() {
+        assert_eq!(
+            preprocess(b"\tplay\x01 b\tD4\r # comment"),
+            Some("play b D4".to_string())
+        );
+        assert_eq!(preprocess(b"   # only a comment"), None);
+        assert_eq!(preprocess(b" \t \r"), None);
+    }
+
+    #[test]
+    fn long_lines_are_cut_and_the_rest_discarded() {
+        let mut data = vec![b'x'; MAX_LINE + 10];
+        data.extend_from_slice(b"\nname\n");
+        let mut r = &data[..];
+        let first = read_line(&mut r).unwrap().unwrap();
+        assert!(first.truncated);
+        assert_eq!(first.bytes.len(), MAX_LINE);
+        assert_eq!(read_line(&mut r).unwrap().unwrap().bytes, b"name");
+        assert_eq!(read_line(&mut r).unwrap(), None);
+    }
+
+    #[test]
+    fn last_line_without_newline_is_kept() {
+        let mut r = &b"a\nb"[..];
+        assert_eq!(read_line(&mut r).unwrap().unwrap().bytes, b"a");
+        assert_eq!(read_line(&mut r).unwrap().unwrap().bytes, b"b");
+        assert_eq!(read_line(&mut r).unwrap(), None);
+    }
+}

@@ -1,0 +1,279 @@
+//! Exact-byte transcripts of the protocol framing, in process and through the real binary.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use oust::gtp::{self, Engine, MAX_LINE, Options};
+use oust::rng::Rng;
+
+fn transcript(input: &[u8]) -> String {
+    let mut engine = Engine::new(Options::default()).unwrap();
+    let mut out = Vec::new();
+    gtp::run(&mut engine, input, &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+fn run_binary(args: &[&str], input: &[u8], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_oust"));
+    cmd.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    cmd.env_remove("RUST_LOG");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+#[test]
+fn ids_are_echoed_on_success_and_failure() {
+    assert_eq!(
+        transcript(b"1 name\n2 frobnicate\nname\nfrobnicate\n"),
+        "=1 oust\n\n?2 unknown command\n\n= oust\n\n? unknown command\n\n"
+    );
+}
+
+#[test]
+fn comments_blank_lines_and_whitespace_get_no_response() {
+    let input = b"# a comment\n\n   \n\t\nname # trailing comment\n  \t 3 \t protocol_version  \n";
+    assert_eq!(transcript(input), "= oust\n\n=3 2\n\n");
+}
+
+#[test]
+fn control_characters_are_dropped_and_crlf_is_accepted() {
+    assert_eq!(
+        transcript(b"na\x01me\r\n4 pro\x7ftocol_version\r\n"),
+        "= oust\n\n=4 2\n\n"
+    );
+}
+
+#[test]
+fn an_id_alone_or_an_oversized_id_is_a_syntax_error() {
+    assert_eq!(
+        transcript(b"17\n"),
+        "?17 syntax error: no command after the id\n\n"
+    );
+    assert_eq!(
+        transcript(b"123456789012345678901234567890 name\n"),
+        "? syntax error: the id must be a whole number below 2^64\n\n"
+    );
+}
+
+#[test]
+fn invalid_utf8_is_an_unknown_command_or_a_syntax_error() {
+    assert_eq!(
+        transcript(b"\xff\xfe\n5 play b \xc3\x28\n"),
+        "? unknown command\n\n?5 syntax error: expected a vertex such as D4, or pass, got '\u{fffd}('\n\n"
+    );
+}
+
+#[test]
+fn an_oversized_line_is_refused_and_the_next_line_is_read() {
+    let mut input = b"8 play b ".to_vec();
+    input.extend(std::iter::repeat_n(b'A', 2 * 1024 * 1024));
+    input.extend_from_slice(b"\n9 showboard\n10 oust-status\n");
+    let out = transcript(&input);
+    let expected_first =
+        format!("?8 line too long: more than {MAX_LINE} bytes; the command was ignored\n\n");
+    assert!(out.starts_with(&expected_first), "{out}");
+    assert!(out.ends_with("=10 to-move b extra-turn no must-pass no stones-b 0 stones-w 0 captured-b 0 captured-w 0 placements 0 result none\n\n"));
+}
+
+#[test]
+fn multi_line_responses_have_no_blank_line_inside() {
+    let out = transcript(b"boardsize 3\n1 showboard\n2 list_commands\n");
+    let responses: Vec<&str> = out.split_terminator("\n\n").collect();
+    assert_eq!(responses.len(), 3);
+    assert_eq!(
+        responses[1],
+        "=1\n   A B C\n 3 . . . 3\n 2 . . . 2\n 1 . . . 1\n   A B C\nblack to move\nstones: black 0, white 0; captured: by black 0, by white 0\nlast move: none\nresult: none (game in progress)"
+    );
+    let commands: Vec<&str> = responses[2].trim_start_matches("=2 ").lines().collect();
+    let table: Vec<&str> = gtp::COMMANDS.iter().map(|c| c.name).collect();
+    assert_eq!(commands, table);
+}
+
+#[test]
+fn quit_answers_and_stops_reading() {
+    assert_eq!(transcript(b"1 quit\n2 name\n"), "=1\n\n");
+}
+
+#[test]
+fn end_of_input_without_newline_still_runs_the_last_command() {
+    assert_eq!(
+        transcript(b"1 name\n2 protocol_version"),
+        "=1 oust\n\n=2 2\n\n"
+    );
+}
+
+#[test]
+fn failed_commands_leave_the_state_unchanged() {
+    let mut engine = Engine::new(Options::default()).unwrap();
+    let mut out = Vec::new();
+    gtp::run(
+        &mut engine,
+        &b"play b D4\nplay w D5\nplay b E5\n"[..],
+        &mut out,
+    )
+    .unwrap();
+    let before = engine.game().position().clone();
+    let records = engine.game().records().len();
+    let bad: &[&[u8]] = &[
+        b"play b D6",
+        b"play w D4",
+        b"play w Z1",
+        b"play w pass",
+        b"play",
+        b"genmove b",
+        b"undo x",
+        b"boardsize 0",
+        b"rectangular_boardsize 3",
+        b"oust-setup b XX",
+        b"perft 99",
+        b"final_score",
+        b"komi x",
+        b"\xff",
+    ];
+    for line in bad {
+        let mut out = Vec::new();
+        gtp::run(&mut engine, *line, &mut out).unwrap();
+        assert!(out.starts_with(b"?"), "{}", String::from_utf8_lossy(line));
+        assert_eq!(
+            engine.game().position(),
+            &before,
+            "{}",
+            String::from_utf8_lossy(line)
+        );
+        assert_eq!(engine.game().records().len(), records);
+    }
+}
+
+#[test]
+fn random_garbage_never_breaks_the_framing() {
+    let mut rng = Rng::new(11);
+    let words = [
+        "play",
+        "genmove",
+        "b",
+        "w",
+        "D4",
+        "pass",
+        "undo",
+        "12",
+        "boardsize",
+        "5",
+        "perft",
+        "2",
+        "#",
+        "\t",
+        "list_legal",
+        "oust-setup",
+        "X./.O",
+        "showboard",
+        "komi",
+        "-1",
+        "\x00",
+        "\u{e9}",
+    ];
+    let mut engine = Engine::new(Options {
+        seed: 3,
+        ..Options::default()
+    })
+    .unwrap();
+    for _ in 0..3000 {
+        let n = rng.below(6);
+        let mut line: Vec<u8> = Vec::new();
+        for _ in 0..n {
+            if rng.below(4) == 0 {
+                // Any byte but the newline, so that each iteration sends exactly one line.
+                line.push(match rng.below(256) as u8 {
+                    b'\n' => b'\r',
+                    b => b,
+                });
+            } else {
+                line.extend_from_slice(words[rng.below(words.len())].as_bytes());
+            }
+            line.push(b' ');
+        }
+        line.push(b'\n');
+        let mut out = Vec::new();
+        gtp::run(&mut engine, &line[..], &mut out).unwrap();
+        if engine.wants_quit() {
+            break;
+        }
+        let text = String::from_utf8(out).unwrap();
+        if text.is_empty() {
+            continue;
+        }
+        assert!(text.starts_with(['=', '?']), "{text:?}");
+        assert!(
+            text.ends_with("\n\n") && !text[..text.len() - 2].contains("\n\n"),
+            "{text:?}"
+        );
+        engine.game().position().check_invariants().unwrap();
+    }
+}
+
+#[test]
+fn binary_exits_zero_on_end_of_input_and_after_quit() {
+    let out = run_binary(&["--seed", "1"], b"1 name\n", &[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stdout, b"=1 oust\n\n");
+    let out = run_binary(&[], b"quit\nname\n", &[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stdout, b"=\n\n");
+    let out = run_binary(&[], b"", &[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn binary_stdout_carries_only_responses_even_with_debug_logging() {
+    let input = b"1 boardsize 5\n2 genmove b\n3 genmove w\n4 showboard\nbogus\n";
+    let quiet = run_binary(&["--seed", "4"], input, &[]);
+    let loud = run_binary(&["--seed", "4"], input, &[("RUST_LOG", "trace")]);
+    assert_eq!(quiet.stdout, loud.stdout);
+    assert!(
+        !loud.stderr.is_empty(),
+        "debug logging should write to stderr"
+    );
+    assert!(String::from_utf8_lossy(&loud.stderr).contains("<- 2 genmove b"));
+}
+
+#[test]
+fn binary_survives_a_two_megabyte_line_and_garbage() {
+    let mut input = vec![b'x'; 2 * 1024 * 1024];
+    input.extend_from_slice(b"\n\x00\x01\xff\xfe garbage\n1 name\n");
+    let out = run_binary(&[], &input, &[]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.ends_with("=1 oust\n\n"), "{text}");
+    assert_eq!(text.matches("\n\n").count(), 3);
+}
+
+#[test]
+fn genmove_is_reproducible_with_a_seed() {
+    let input = b"boardsize 7\ngenmove b\ngenmove w\ngenmove b\ngenmove w\ngenmove b\ngenmove w\nshowboard\n";
+    let a = run_binary(&["--seed", "42"], input, &[]);
+    let b = run_binary(&["--seed", "42"], input, &[]);
+    assert_eq!(a.stdout, b.stdout);
+}
+
+#[test]
+fn binary_starts_on_nine_by_nine_and_accepts_a_size_flag() {
+    let out = run_binary(&[], b"list_legal\n", &[]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.split_whitespace().count(), 1 + 81);
+    let out = run_binary(&["--size", "5x3"], b"list_legal\n", &[]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.split_whitespace().count(), 1 + 15);
+}
