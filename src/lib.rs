@@ -21,3 +21,4 @@ pub mod gtp;
 pub mod rng;
 pub mod rules;
 pub mod search;
+pub mod sgf;

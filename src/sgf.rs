@@ -1,0 +1,543 @@
+//! SGF (FF[4]) records of Oust games: writing a game, reading a record's main line, and replaying it through the
+//! rules, which refuse any illegal move with its number. Extra turns are consecutive moves of one colour.
+//! This module works on text; reading and writing files is the caller's business.
+
+use std::fmt::{self, Write as _};
+use std::sync::Arc;
+
+use nom::bytes::complete::{take_while, take_while1};
+use nom::character::complete::{char, multispace0};
+use nom::multi::{many0, many1};
+use nom::sequence::{delimited, preceded, terminated};
+use nom::{IResult, Parser};
+
+use crate::rules::{Color, Game, Geometry, IllegalMove, Move, Point, Position, Status};
+
+/// Root information written with a game.
+#[derive(Clone, Debug, Default)]
+pub struct GameInfo {
+    /// Black's name (`PB`).
+    pub black: Option<String>,
+    /// White's name (`PW`).
+    pub white: Option<String>,
+    /// Result (`RE`) when it is not the game's own (a forfeit, say); otherwise taken from the final position.
+    pub result: Option<String>,
+    /// Root comment (`C`).
+    pub comment: Option<String>,
+    /// Date (`DT`), as `YYYY-MM-DD`.
+    pub date: Option<String>,
+}
+
+/// Escapes an SGF text value.
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace(']', "\\]")
+}
+
+fn coord(geo: &Geometry, p: Point) -> String {
+    let (x, y) = geo.coords(p);
+    let (_, h) = geo.dimensions();
+    let letter = |i: usize| {
+        char::from(if i < 26 {
+            b'a' + i as u8
+        } else {
+            b'A' + (i - 26) as u8
+        })
+    };
+    format!("{}{}", letter(x), letter(h - 1 - y))
+}
+
+/// The SGF text of `game`, with `info` in the root node.
+pub fn write(game: &Game, info: &GameInfo) -> String {
+    let start = game.start();
+    let geo = start.geometry();
+    let (w, h) = geo.dimensions();
+    let mut out = String::from("(;FF[4]GM[1]CA[UTF-8]");
+    let _ = write!(out, "AP[oust:{}]", env!("CARGO_PKG_VERSION"));
+    if w == h {
+        let _ = write!(out, "SZ[{w}]");
+    } else {
+        let _ = write!(out, "SZ[{w}:{h}]");
+    }
+    let _ = write!(out, "GN[Oust]");
+    for (key, value) in [("PB", &info.black), ("PW", &info.white), ("DT", &info.date)] {
+        if let Some(v) = value {
+            let _ = write!(out, "{key}[{}]", escape(v));
+        }
+    }
+    let result = info
+        .result
+        .clone()
+        .or_else(|| match game.position().status() {
+            Status::Over(o) => Some(o.code().to_string()),
+            _ => None,
+        });
+    if let Some(r) = result {
+        let _ = write!(out, "RE[{}]", escape(&r));
+    }
+    if let Some(c) = &info.comment {
+        let _ = write!(out, "C[{}]", escape(c));
+    }
+    for (key, color) in [("AB", Color::Black), ("AW", Color::White)] {
+        let stones: Vec<String> = geo
+            .points()
+            .filter(|&p| start.color_at(p) == Some(color))
+            .map(|p| format!("[{}]", coord(geo, p)))
+            .collect();
+        if !stones.is_empty() {
+            let _ = write!(out, "{key}{}", stones.concat());
+        }
+    }
+    if !stones_empty(start) || start.to_move() != Color::Black {
+        let _ = write!(
+            out,
+            "PL[{}]",
+            if start.to_move() == Color::Black {
+                'B'
+            } else {
+                'W'
+            }
+        );
+    }
+    for (i, record) in game.records().iter().enumerate() {
+        if i % 8 == 0 {
+            out.push('\n');
+        }
+        let key = if record.color == Color::Black {
+            'B'
+        } else {
+            'W'
+        };
+        let value = match record.mv {
+            Move::Place(p) => coord(geo, p),
+            Move::Pass => String::new(),
+        };
+        let _ = write!(out, ";{key}[{value}]");
+    }
+    out.push_str(")\n");
+    out
+}
+
+fn stones_empty(pos: &Position) -> bool {
+    pos.stone_count(Color::Black) + pos.stone_count(Color::White) == 0
+}
+
+/// The main line of an SGF record, as far as Oust needs it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    /// Board width (`SZ`).
+    pub width: usize,
+    /// Board height (`SZ`).
+    pub height: usize,
+    /// Set-up stones (`AB`, `AW` of the root): colour, column and row from the bottom left, from 0.
+    pub setup: Vec<(Color, usize, usize)>,
+    /// Side to move after set-up (`PL`).
+    pub to_move: Option<Color>,
+    /// The moves in order: colour and `Some((x, y))`, or `None` for a pass.
+    pub moves: Vec<(Color, Option<(usize, usize)>)>,
+    /// Other root properties, such as `PB`, `PW` and `RE`, with their first value.
+    pub info: Vec<(String, String)>,
+}
+
+impl Record {
+    /// The value of a root property such as `RE`.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.info
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Why a record could not be read or replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SgfError {
+    /// The text is not SGF.
+    Syntax(String),
+    /// SGF, but not an Oust game this engine can play (size, game type, property).
+    Unsupported(String),
+    /// Move `number` (from 1) is illegal.
+    Illegal {
+        /// The move's number in the record, from 1.
+        number: usize,
+        /// Who played it.
+        color: Color,
+        /// The vertex or `pass`.
+        vertex: String,
+        /// Why the rules refuse it.
+        error: IllegalMove,
+    },
+}
+
+impl fmt::Display for SgfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SgfError::Syntax(m) => write!(f, "not a valid SGF record: {m}"),
+            SgfError::Unsupported(m) => write!(f, "unsupported SGF record: {m}"),
+            SgfError::Illegal {
+                number,
+                color,
+                vertex,
+                error,
+            } => {
+                write!(f, "move {number} ({color} {vertex}) is illegal: {error}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SgfError {}
+
+type Res<'a, T> = IResult<&'a str, T>;
+type Node = Vec<(String, Vec<String>)>;
+
+/// `value := "[" (escaped character | any character but "]")* "]"`
+fn prop_value(i: &str) -> Res<'_, String> {
+    let (rest, _) = char('[').parse(i)?;
+    let mut out = String::new();
+    let mut chars = rest.char_indices();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            ']' => return Ok((&rest[at + 1..], out)),
+            '\\' => match chars.next() {
+                Some((_, '\n')) => {}
+                Some((_, e)) => out.push(e),
+                None => break,
+            },
+            c => out.push(c),
+        }
+    }
+    Err(nom::Err::Error(nom::error::Error::new(
+        i,
+        nom::error::ErrorKind::Char,
+    )))
+}
+
+/// `property := ident (value whitespace)+` where `ident` is upper-case letters (lower case ones of FF[3] are skipped)
+fn property(i: &str) -> Res<'_, (String, Vec<String>)> {
+    let (i, ident) =
+        terminated(take_while1(|c: char| c.is_ascii_alphabetic()), multispace0).parse(i)?;
+    let (i, values) = many1(terminated(prop_value, multispace0)).parse(i)?;
+    let ident: String = ident.chars().filter(char::is_ascii_uppercase).collect();
+    Ok((i, (ident, values)))
+}
+
+/// `node := ";" whitespace property*`
+fn node(i: &str) -> Res<'_, Node> {
+    preceded(terminated(char(';'), multispace0), many0(property)).parse(i)
+}
+
+/// `tree := "(" node+ tree* ")"`, flattened to its main line (the first variation at each branch)
+fn tree(i: &str) -> Res<'_, Vec<Node>> {
+    let (i, _) = terminated(char('('), multispace0).parse(i)?;
+    let (i, mut nodes) = many1(terminated(node, multispace0)).parse(i)?;
+    let (i, children) = many0(terminated(tree, multispace0)).parse(i)?;
+    let (i, _) = terminated(char(')'), multispace0).parse(i)?;
+    if let Some(first) = children.into_iter().next() {
+        nodes.extend(first);
+    }
+    Ok((i, nodes))
+}
+
+/// `collection := whitespace tree` (only the first game is read); text before the first `(` is ignored
+fn collection(i: &str) -> Res<'_, Vec<Node>> {
+    preceded(
+        take_while(|c| c != '('),
+        delimited(multispace0, tree, multispace0),
+    )
+    .parse(i)
+}
+
+/// Reads the main line of the first game of an SGF collection.
+///
+/// # Errors
+/// [`SgfError::Syntax`] for text that is not SGF, [`SgfError::Unsupported`] for records of another game, of an
+/// unsupported size, or with set-up after the first move.
+pub fn parse(text: &str) -> Result<Record, SgfError> {
+    let nodes = match collection(text) {
+        Ok((_, nodes)) => nodes,
+        Err(_) => {
+            return Err(SgfError::Syntax(
+                "expected a game tree such as (;FF[4]SZ[9];B[dd])".into(),
+            ));
+        }
+    };
+    let mut record = Record {
+        width: 19,
+        height: 19,
+        ..Record::default()
+    };
+    let mut size_seen = false;
+    let mut raw_moves: Vec<(Color, String)> = Vec::new();
+    let mut raw_setup: Vec<(Color, String)> = Vec::new();
+    for (n, node) in nodes.iter().enumerate() {
+        for (key, values) in node {
+            match key.as_str() {
+                "SZ" => {
+                    let v = values[0].trim();
+                    let parsed = match v.split_once(':') {
+                        Some((a, b)) => a.trim().parse().ok().zip(b.trim().parse().ok()),
+                        None => v.parse().ok().map(|s| (s, s)),
+                    };
+                    let (w, h) =
+                        parsed.ok_or_else(|| SgfError::Syntax(format!("SZ[{v}] is not a size")))?;
+                    record.width = w;
+                    record.height = h;
+                    size_seen = true;
+                }
+                "GM" if values[0].trim() != "1" => {
+                    return Err(SgfError::Unsupported(format!(
+                        "GM[{}]: only GM[1] records are read",
+                        values[0]
+                    )));
+                }
+                "AB" | "AW" | "AE" if n > 0 && !raw_moves.is_empty() => {
+                    return Err(SgfError::Unsupported(format!("{key} after the first move")));
+                }
+                "AB" | "AW" => {
+                    let color = if key == "AB" {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    raw_setup.extend(values.iter().map(|v| (color, v.clone())));
+                }
+                "PL" => {
+                    record.to_move = match values[0].trim().to_ascii_uppercase().as_str() {
+                        "B" | "BLACK" => Some(Color::Black),
+                        "W" | "WHITE" => Some(Color::White),
+                        other => {
+                            return Err(SgfError::Syntax(format!("PL[{other}] is not a colour")));
+                        }
+                    }
+                }
+                "B" | "W" => {
+                    let color = if key == "B" {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    raw_moves.push((color, values[0].trim().to_string()));
+                }
+                _ if n == 0 => record.info.push((key.clone(), values[0].clone())),
+                _ => {}
+            }
+        }
+    }
+    if !size_seen {
+        log::info!("SGF record without SZ: assuming 19x19");
+    }
+    Geometry::rect(record.width, record.height)
+        .map_err(|e| SgfError::Unsupported(e.to_string()))?;
+    for (color, v) in raw_setup {
+        for (x, y) in points_of(&v, record.width, record.height)? {
+            record.setup.push((color, x, y));
+        }
+    }
+    for (color, v) in raw_moves {
+        let is_pass = v.is_empty() || (v == "tt" && record.width <= 19 && record.height <= 19);
+        let point = if is_pass {
+            None
+        } else {
+            Some(point_of(&v, record.width, record.height)?)
+        };
+        record.moves.push((color, point));
+    }
+    Ok(record)
+}
+
+/// Column and row (from the bottom) of an SGF point such as `dd`.
+fn point_of(v: &str, w: usize, h: usize) -> Result<(usize, usize), SgfError> {
+    let index = |c: char| match c {
+        'a'..='z' => Some(c as usize - 'a' as usize),
+        'A'..='Z' => Some(c as usize - 'A' as usize + 26),
+        _ => None,
+    };
+    let mut chars = v.chars();
+    match (
+        chars.next().and_then(index),
+        chars.next().and_then(index),
+        chars.next(),
+    ) {
+        (Some(x), Some(y), None) if x < w && y < h => Ok((x, h - 1 - y)),
+        _ => Err(SgfError::Syntax(format!(
+            "[{v}] is not a point of a {w}x{h} board"
+        ))),
+    }
+}
+
+/// The points of an SGF point or compressed rectangle `aa:cc`.
+fn points_of(v: &str, w: usize, h: usize) -> Result<Vec<(usize, usize)>, SgfError> {
+    match v.split_once(':') {
+        None => Ok(vec![point_of(v, w, h)?]),
+        Some((a, b)) => {
+            let (x1, y1) = point_of(a, w, h)?;
+            let (x2, y2) = point_of(b, w, h)?;
+            let mut out = Vec::new();
+            for x in x1.min(x2)..=x1.max(x2) {
+                for y in y1.min(y2)..=y1.max(y2) {
+                    out.push((x, y));
+                }
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// Replays the first `limit` moves of `record` (all when `None`) through the rules.
+///
+/// # Errors
+/// [`SgfError::Illegal`] with the number of the first illegal move.
+pub fn replay(record: &Record, limit: Option<usize>) -> Result<Game, SgfError> {
+    let geo = Arc::new(
+        Geometry::rect(record.width, record.height)
+            .map_err(|e| SgfError::Unsupported(e.to_string()))?,
+    );
+    let mut game = if record.setup.is_empty() && record.to_move.is_none() {
+        Game::new(geo.clone())
+    } else {
+        let mut stones = vec![None; geo.len()];
+        for &(c, x, y) in &record.setup {
+            let p = geo.point_at(x, y).expect("checked while parsing");
+            stones[p.index()] = Some(c);
+        }
+        Game::from_position(Position::setup(
+            geo.clone(),
+            &stones,
+            record.to_move.unwrap_or(Color::Black),
+            false,
+        ))
+    };
+    for (i, &(color, point)) in record
+        .moves
+        .iter()
+        .take(limit.unwrap_or(usize::MAX))
+        .enumerate()
+    {
+        let mv = match point {
+            Some((x, y)) => Move::Place(geo.point_at(x, y).expect("checked while parsing")),
+            None => Move::Pass,
+        };
+        game.play(color, mv).map_err(|error| SgfError::Illegal {
+            number: i + 1,
+            color,
+            vertex: point.map_or_else(
+                || "pass".to_string(),
+                |(x, y)| crate::rules::vertex_name(x, y),
+            ),
+            error,
+        })?;
+    }
+    Ok(game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play_all(game: &mut Game, moves: &[(usize, usize)]) {
+        for &(x, y) in moves {
+            let c = game.position().to_move();
+            let p = game.position().geometry().point_at(x, y).unwrap();
+            game.play(c, Move::Place(p)).unwrap();
+        }
+    }
+
+    #[test]
+    fn written_games_read_back_to_the_same_position() {
+        let mut game = Game::new(Arc::new(Geometry::rect(7, 5).unwrap()));
+        play_all(&mut game, &[(0, 0), (1, 1), (2, 2), (3, 3), (0, 1), (6, 4)]);
+        let info = GameInfo {
+            black: Some("a]b".into()),
+            white: Some("w\\x".into()),
+            ..GameInfo::default()
+        };
+        let text = write(&game, &info);
+        assert!(text.starts_with("(;FF[4]GM[1]CA[UTF-8]"), "{text}");
+        assert!(text.contains("SZ[7:5]"));
+        assert!(text.contains("PB[a\\]b]PW[w\\\\x]"));
+        let record = parse(&text).unwrap();
+        assert_eq!(record.get("PB"), Some("a]b"));
+        let back = replay(&record, None).unwrap();
+        assert_eq!(back.position(), game.position());
+        assert_eq!(back.records(), game.records());
+    }
+
+    #[test]
+    fn extra_turns_are_consecutive_moves_of_one_colour() {
+        // Black A1 captures B2 (White's stones elsewhere keep the game going), then Black places again.
+        let rows = [".....", ".....", ".....", "XO..O", "....."];
+        let geo = Arc::new(Geometry::square(5).unwrap());
+        let mut stones = vec![None; 25];
+        for (r, row) in rows.iter().enumerate() {
+            for (x, ch) in row.chars().enumerate() {
+                let p = geo.point_at(x, 4 - r).unwrap();
+                stones[p.index()] = match ch {
+                    'X' => Some(Color::Black),
+                    'O' => Some(Color::White),
+                    _ => None,
+                };
+            }
+        }
+        let mut game = Game::from_position(Position::setup(geo, &stones, Color::Black, false));
+        play_all(&mut game, &[(0, 2), (3, 3)]);
+        let text = write(&game, &GameInfo::default());
+        assert!(text.contains(";B[ac];B[db]"), "{text}");
+        assert!(text.contains("AB[ad]AW[bd][ed]PL[B]"), "{text}");
+        let back = replay(&parse(&text).unwrap(), None).unwrap();
+        assert_eq!(back.position(), game.position());
+    }
+
+    #[test]
+    fn illegal_moves_are_refused_with_their_number() {
+        let text = "(;FF[4]GM[1]SZ[5];B[aa];W[bb];W[cc])";
+        let err = replay(&parse(text).unwrap(), None).unwrap_err();
+        match &err {
+            SgfError::Illegal {
+                number: 3,
+                color: Color::White,
+                vertex,
+                ..
+            } => assert_eq!(vertex, "C3"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            err.to_string(),
+            "move 3 (white C3) is illegal: black is to move: white's placement did not capture"
+        );
+        // A limit stops before the bad move.
+        assert_eq!(
+            replay(&parse(text).unwrap(), Some(2))
+                .unwrap()
+                .records()
+                .len(),
+            2
+        );
+    }
+
+    #[test]
+    fn variations_comments_and_passes() {
+        let text = "junk before (;GM[1]FF[4]SZ[3]C[a comment with \\] and\\\nline]\n ;B[aa] (;W[cc];B[]) (;W[bb]))";
+        let record = parse(text).unwrap();
+        assert_eq!(
+            record.moves,
+            vec![
+                (Color::Black, Some((0, 2))),
+                (Color::White, Some((2, 0))),
+                (Color::Black, None)
+            ]
+        );
+        assert_eq!(record.get("C"), Some("a comment with ] andline"));
+    }
+
+    #[test]
+    fn bad_records() {
+        assert!(matches!(parse("hello"), Err(SgfError::Syntax(_))));
+        assert!(matches!(
+            parse("(;GM[2]SZ[9])"),
+            Err(SgfError::Unsupported(_))
+        ));
+        assert!(matches!(parse("(;SZ[30])"), Err(SgfError::Unsupported(_))));
+        assert!(matches!(parse("(;SZ[5];B[zz])"), Err(SgfError::Syntax(_))));
+        assert!(matches!(parse("(;SZ[5];B[aa]"), Err(SgfError::Syntax(_))));
+    }
+}
