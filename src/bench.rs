@@ -5,8 +5,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::rng::Rng;
-use crate::rules::{Geometry, Position, perft};
-use crate::search::random_playout;
+use crate::rules::{Game, Geometry, Position, perft};
+use crate::search::{
+    Config, Control, Limits, PlayerKind, Request, Searcher, Setup, nodes_for_megabytes,
+    random_playout,
+};
 
 /// Board sizes of the playout workloads.
 pub const SIZES: [usize; 3] = [9, 13, 19];
@@ -93,6 +96,44 @@ pub fn perft_workload(budget: Duration) -> (f64, u64) {
     (total as f64 / start.elapsed().as_secs_f64(), one)
 }
 
+/// Board sizes and thread counts of the search workload.
+pub const SEARCH_SIZES: [usize; 2] = [9, 19];
+
+/// Search playouts per second of `player` from the empty `size` x `size` board with `threads` threads, searching
+/// for about `budget`, with a fresh tree in memory that a first search of the same length has already touched (as
+/// in a game, where the tree's memory is reused from move to move).
+pub fn search_workload(
+    player: PlayerKind,
+    size: usize,
+    threads: usize,
+    budget: Duration,
+    seed: u64,
+) -> f64 {
+    let game = Game::new(Arc::new(
+        Geometry::square(size).expect("bench sizes are valid"),
+    ));
+    let setup = Setup {
+        player,
+        config: Config::default(),
+        threads,
+        tree_nodes: nodes_for_megabytes(512),
+    };
+    let mut searcher = Searcher::default();
+    let request = Request {
+        limits: Limits {
+            playouts: None,
+            time: Some(budget),
+        },
+        seed,
+        ..Request::default()
+    };
+    searcher.search(&game, &setup, &request, &mut |_| Control::Continue);
+    searcher.forget();
+    let start = Instant::now();
+    let result = searcher.search(&game, &setup, &request, &mut |_| Control::Continue);
+    result.playouts as f64 / start.elapsed().as_secs_f64()
+}
+
 /// Runs every workload with `seconds` each and returns the JSON report.
 pub fn run(seconds: f64) -> String {
     let budget = Duration::from_secs_f64(seconds.max(0.01));
@@ -102,6 +143,19 @@ pub fn run(seconds: f64) -> String {
         .map(|&s| playout_workload(s, budget, 1))
         .collect();
     let (perft_rate, perft_nodes) = perft_workload(budget);
+    let mut mcts = Vec::new();
+    for size in SEARCH_SIZES {
+        let rates: Vec<String> = [1, 2]
+            .iter()
+            .map(|&t| {
+                format!(
+                    "\"{t}\": {:.0}",
+                    search_workload(PlayerKind::Mcts, size, t, budget, 1)
+                )
+            })
+            .collect();
+        mcts.push(format!("\"{size}x{size}\": {{{}}}", rates.join(", ")));
+    }
     let map = |f: &dyn Fn(&PlayoutStats) -> String| {
         let items: Vec<String> = stats
             .iter()
@@ -135,6 +189,7 @@ pub fn run(seconds: f64) -> String {
         ", \"perft_nodes_per_s\": {{\"5x5_depth5\": {perft_rate:.0}}}"
     );
     let _ = write!(out, ", \"perft_5x5_depth5_nodes\": {perft_nodes}");
+    let _ = write!(out, ", \"mcts_playouts_per_s\": {{{}}}", mcts.join(", "));
     let _ = write!(out, ", \"seconds\": {:.2}}}", start.elapsed().as_secs_f64());
     out
 }

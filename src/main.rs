@@ -18,6 +18,21 @@ struct Cli {
     /// Board at start-up: N for N x N, or WxH
     #[arg(long, default_value = "9", value_parser = parse_size)]
     size: (usize, usize),
+    /// Player answering genmove: mcts, uct-plain or random
+    #[arg(long)]
+    player: Option<String>,
+    /// Playouts per move (0: no playout limit)
+    #[arg(long)]
+    playouts: Option<String>,
+    /// Seconds per move, fractions allowed [default: 1, unless --playouts or a clock decides]
+    #[arg(long)]
+    time_per_move: Option<String>,
+    /// Search threads [default: all cores]
+    #[arg(long)]
+    threads: Option<String>,
+    /// Any engine parameter (see oust-list-params), as NAME=VALUE; repeatable
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -61,15 +76,17 @@ fn serve(cli: &Cli) -> ExitCode {
         seed,
         width: cli.size.0,
         height: cli.size.1,
+        ..Options::default()
     };
-    let mut engine = match Engine::new(options) {
-        Ok(e) => e,
-        Err(msg) => {
-            log::error!("{msg}");
-            eprintln!("oust: {msg}");
-            return ExitCode::from(2);
-        }
-    };
+    let mut engine =
+        match Engine::new(options).and_then(|mut e| apply_flags(&mut e, cli).map(|()| e)) {
+            Ok(e) => e,
+            Err(msg) => {
+                log::error!("{msg}");
+                eprintln!("oust: {msg}");
+                return ExitCode::from(2);
+            }
+        };
     if io::stdin().is_terminal() {
         eprintln!(
             "oust {}: Oust engine on a {}x{} board, speaking GTP. Try 'genmove b', 'showboard', 'list_commands' or 'quit'.",
@@ -78,13 +95,43 @@ fn serve(cli: &Cli) -> ExitCode {
             cli.size.1
         );
     }
-    match gtp::run(&mut engine, io::stdin().lock(), io::stdout().lock()) {
+    match gtp::run(
+        &mut engine,
+        io::BufReader::new(io::stdin()),
+        io::stdout().lock(),
+    ) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             log::error!("i/o error: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Applies the parameter flags through the same setter as `oust-set-param`.
+fn apply_flags(engine: &mut Engine, cli: &Cli) -> Result<(), String> {
+    let named = [
+        ("player", &cli.player),
+        ("playouts", &cli.playouts),
+        ("time_per_move", &cli.time_per_move),
+        ("threads", &cli.threads),
+    ];
+    for (name, value) in named {
+        if let Some(v) = value {
+            engine
+                .set_param(name, v)
+                .map_err(|e| format!("--{}: {e}", name.replace('_', "-")))?;
+        }
+    }
+    for pair in &cli.set {
+        let (name, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("--set {pair}: expected NAME=VALUE"))?;
+        engine
+            .set_param(name, value)
+            .map_err(|e| format!("--set {pair}: {e}"))?;
+    }
+    Ok(())
 }
 
 fn clock_seed() -> u64 {

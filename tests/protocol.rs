@@ -1,15 +1,30 @@
 //! Exact-byte transcripts of the protocol framing, in process and through the real binary.
 
-use std::io::Write;
+use std::io::{Cursor, Write};
 use std::process::{Command, Output, Stdio};
 
-use oust::gtp::{self, Engine, MAX_LINE, Options};
+use oust::gtp::{self, Engine, MAX_LINE, Options, Settings};
 use oust::rng::Rng;
 
+/// Engine options for quick, reproducible thinking: one thread, 100 playouts per move.
+fn quick() -> Options {
+    Options {
+        settings: Settings {
+            playouts: 100,
+            threads: 1,
+            ..Settings::default()
+        },
+        ..Options::default()
+    }
+}
+
+/// Flags for the same through the binary.
+const QUICK: [&str; 4] = ["--playouts", "100", "--threads", "1"];
+
 fn transcript(input: &[u8]) -> String {
-    let mut engine = Engine::new(Options::default()).unwrap();
+    let mut engine = Engine::new(quick()).unwrap();
     let mut out = Vec::new();
-    gtp::run(&mut engine, input, &mut out).unwrap();
+    gtp::run(&mut engine, Cursor::new(input.to_vec()), &mut out).unwrap();
     String::from_utf8(out).unwrap()
 }
 
@@ -117,7 +132,7 @@ fn end_of_input_without_newline_still_runs_the_last_command() {
 
 #[test]
 fn failed_commands_leave_the_state_unchanged() {
-    let mut engine = Engine::new(Options::default()).unwrap();
+    let mut engine = Engine::new(quick()).unwrap();
     let mut out = Vec::new();
     gtp::run(
         &mut engine,
@@ -184,11 +199,7 @@ fn random_garbage_never_breaks_the_framing() {
         "\x00",
         "\u{e9}",
     ];
-    let mut engine = Engine::new(Options {
-        seed: 3,
-        ..Options::default()
-    })
-    .unwrap();
+    let mut engine = Engine::new(Options { seed: 3, ..quick() }).unwrap();
     for _ in 0..3000 {
         let n = rng.below(6);
         let mut line: Vec<u8> = Vec::new();
@@ -206,7 +217,7 @@ fn random_garbage_never_breaks_the_framing() {
         }
         line.push(b'\n');
         let mut out = Vec::new();
-        gtp::run(&mut engine, &line[..], &mut out).unwrap();
+        gtp::run(&mut engine, Cursor::new(line), &mut out).unwrap();
         if engine.wants_quit() {
             break;
         }
@@ -239,8 +250,9 @@ fn binary_exits_zero_on_end_of_input_and_after_quit() {
 #[test]
 fn binary_stdout_carries_only_responses_even_with_debug_logging() {
     let input = b"1 boardsize 5\n2 genmove b\n3 genmove w\n4 showboard\nbogus\n";
-    let quiet = run_binary(&["--seed", "4"], input, &[]);
-    let loud = run_binary(&["--seed", "4"], input, &[("RUST_LOG", "trace")]);
+    let args = [&["--seed", "4"][..], &QUICK[..]].concat();
+    let quiet = run_binary(&args, input, &[]);
+    let loud = run_binary(&args, input, &[("RUST_LOG", "trace")]);
     assert_eq!(quiet.stdout, loud.stdout);
     assert!(
         !loud.stderr.is_empty(),
@@ -263,9 +275,14 @@ fn binary_survives_a_two_megabyte_line_and_garbage() {
 #[test]
 fn genmove_is_reproducible_with_a_seed() {
     let input = b"boardsize 7\ngenmove b\ngenmove w\ngenmove b\ngenmove w\ngenmove b\ngenmove w\nshowboard\n";
-    let a = run_binary(&["--seed", "42"], input, &[]);
-    let b = run_binary(&["--seed", "42"], input, &[]);
+    let args = [&["--seed", "42"][..], &QUICK[..]].concat();
+    let a = run_binary(&args, input, &[]);
+    let b = run_binary(&args, input, &[]);
     assert_eq!(a.stdout, b.stdout);
+    assert_eq!(
+        String::from_utf8_lossy(&a.stdout).matches("\n\n").count(),
+        8
+    );
 }
 
 #[test]

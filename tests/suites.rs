@@ -155,8 +155,14 @@ fn suites_pass_in_process() {
         let text = std::fs::read_to_string(&file).unwrap();
         let cases = parse_suite(&text, &name);
         let mut engine = Engine::new(Options::default()).unwrap();
+        // Thinking limits come from each suite's own `oust-set-param` lines, as under gogui-regress.
         let mut out = Vec::new();
-        gtp::run(&mut engine, text.as_bytes(), &mut out).unwrap();
+        gtp::run(
+            &mut engine,
+            std::io::Cursor::new(text.clone().into_bytes()),
+            &mut out,
+        )
+        .unwrap();
         total += check_suite(&name, &cases, &String::from_utf8(out).unwrap());
     }
     assert!(total >= 100, "only {total} checks in the suites");

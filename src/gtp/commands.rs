@@ -3,15 +3,13 @@
 
 use std::sync::Arc;
 
-use crate::rules::{
-    Color, Game, Geometry, IllegalMove, MAX_SIDE, MIN_SIDE, Move, Position, Status, perft,
-};
-use crate::search;
+use crate::rules::{Color, Game, Geometry, MAX_SIDE, MIN_SIDE, Move, Position, Status, perft};
 
 use super::engine::Engine;
 use super::error::{GtpError, syntax};
 use super::format::{board_diagram, move_name, report_tokens, status_line};
 use super::parse::{MoveArg, parse_color, parse_float, parse_int, parse_move};
+use super::think;
 
 /// A command handler: the engine and the arguments, already counted against the table's arity.
 pub type Handler = fn(&mut Engine, &[&str]) -> Result<String, GtpError>;
@@ -105,13 +103,19 @@ pub static COMMANDS: &[CommandSpec] = &[
         "play a move, report captures and extra turns",
         play
     ),
-    command!("genmove", "COLOR", 1..=1, "choose and play a move", genmove),
+    command!(
+        "genmove",
+        "COLOR",
+        1..=1,
+        "choose and play a move",
+        think::genmove
+    ),
     command!(
         "reg_genmove",
         "COLOR",
         1..=1,
         "choose a move without playing it",
-        reg_genmove
+        think::reg_genmove
     ),
     command!("undo", "", 0..=0, "take back the last move", undo),
     command!(
@@ -155,6 +159,69 @@ pub static COMMANDS: &[CommandSpec] = &[
         0..=0,
         "side to move, extra turn, counts, result",
         |e, _| { Ok(status_line(e.game.position())) }
+    ),
+    command!(
+        "time_settings",
+        "MAIN BYO_YOMI_TIME BYO_YOMI_STONES",
+        3..=3,
+        "set both clocks",
+        think::time_settings
+    ),
+    command!(
+        "kgs-time_settings",
+        "SYSTEM [NUMBERS]",
+        1..=4,
+        "set both clocks, KGS style",
+        think::kgs_time_settings
+    ),
+    command!(
+        "time_left",
+        "COLOR TIME STONES",
+        3..=3,
+        "what is left on a clock",
+        think::time_left
+    ),
+    command!(
+        "oust-list-params",
+        "",
+        0..=0,
+        "every parameter and its value",
+        think::list_params
+    ),
+    command!(
+        "oust-get-param",
+        "NAME",
+        1..=1,
+        "a parameter's value",
+        think::get_param
+    ),
+    command!(
+        "oust-set-param",
+        "NAME VALUE",
+        2..=2,
+        "set a parameter",
+        think::set_param
+    ),
+    command!(
+        "oust-analyze",
+        "[INTERVAL]",
+        0..=1,
+        "stream the search until the next command",
+        think::analyze
+    ),
+    command!(
+        "oust-heatmap",
+        "",
+        0..=0,
+        "search, then a gfx heat map of the moves",
+        think::heatmap
+    ),
+    command!(
+        "oust-pv",
+        "",
+        0..=0,
+        "search, then the principal variation as gfx",
+        think::pv
     ),
 ];
 
@@ -247,53 +314,6 @@ fn play(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
     let mv = move_arg(e.game.position(), args[1])?;
     let report = e.game.play(color, mv).map_err(GtpError::Illegal)?;
     Ok(report_tokens(&report))
-}
-
-/// Checks that `color` may move now and picks its move, without playing it.
-fn choose(e: &mut Engine, color: Color) -> Result<Move, GtpError> {
-    let pos = e.game.position();
-    let status = pos.status();
-    if let Status::Over(outcome) = status {
-        return Err(GtpError::Failed(format!(
-            "cannot move: the game is over ({})",
-            outcome.describe()
-        )));
-    }
-    if color != pos.to_move() {
-        let turn = IllegalMove::NotYourTurn {
-            color,
-            to_move: pos.to_move(),
-            reason: pos.turn_reason(),
-            must_pass: status == Status::MustPass,
-        };
-        return Err(GtpError::Failed(turn.to_string()));
-    }
-    search::choose_quick(pos, &mut e.rng).ok_or_else(|| {
-        GtpError::Failed("internal error: no move found in a game that is not over".into())
-    })
-}
-
-fn genmove(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
-    let color = color_arg(args[0])?;
-    let mv = choose(e, color)?;
-    let name = move_name(e.game.position(), mv);
-    let report = e.game.play(color, mv).map_err(|err| {
-        GtpError::Failed(format!(
-            "internal error: the chosen move {name} is illegal: {err}"
-        ))
-    })?;
-    let tokens = report_tokens(&report);
-    Ok(if tokens.is_empty() {
-        name
-    } else {
-        format!("{name} {tokens}")
-    })
-}
-
-fn reg_genmove(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
-    let color = color_arg(args[0])?;
-    let mv = choose(e, color)?;
-    Ok(move_name(e.game.position(), mv))
 }
 
 fn undo(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {

@@ -3,10 +3,13 @@
 use std::sync::Arc;
 
 use crate::rng::Rng;
-use crate::rules::{Game, Geometry};
+use crate::rules::{Color, Game, Geometry};
+use crate::search::Searcher;
+use crate::search::time::{Clock, TimeSystem};
 
 use super::commands::{COMMANDS, CommandSpec};
 use super::error::{GtpError, syntax};
+use super::params::Settings;
 
 /// Engine settings, from the command line and from the protocol.
 #[derive(Clone, Debug)]
@@ -17,6 +20,8 @@ pub struct Options {
     pub width: usize,
     /// Board height at start-up.
     pub height: usize,
+    /// Search settings.
+    pub settings: Settings,
 }
 
 impl Default for Options {
@@ -25,6 +30,7 @@ impl Default for Options {
             seed: 1,
             width: 9,
             height: 9,
+            settings: Settings::default(),
         }
     }
 }
@@ -34,8 +40,16 @@ impl Default for Options {
 pub struct Engine {
     pub(crate) game: Game,
     pub(crate) options: Options,
+    pub(crate) settings: Settings,
     pub(crate) rng: Rng,
     pub(crate) quit: bool,
+    pub(crate) searcher: Searcher,
+    /// Clocks of Black and White.
+    pub(crate) clocks: [Clock; 2],
+    /// Consecutive searches for each colour that ended below the resign threshold.
+    pub(crate) low_streak: [u32; 2],
+    /// A streaming analysis the session must run after the current command: its interval.
+    pub(crate) stream: Option<std::time::Duration>,
 }
 
 impl Engine {
@@ -48,9 +62,38 @@ impl Engine {
         Ok(Engine {
             game: Game::new(Arc::new(geo)),
             rng: Rng::new(options.seed),
+            settings: options.settings.clone(),
             options,
             quit: false,
+            searcher: Searcher::default(),
+            clocks: [
+                Clock::new(TimeSystem::Unlimited),
+                Clock::new(TimeSystem::Unlimited),
+            ],
+            low_streak: [0, 0],
+            stream: None,
         })
+    }
+
+    /// Restarts the random generator from `seed`.
+    pub(crate) fn reseed(&mut self, seed: u64) {
+        self.options.seed = seed;
+        self.rng = Rng::new(seed);
+    }
+
+    /// The clock of `color`.
+    pub(crate) fn clock_mut(&mut self, color: Color) -> &mut Clock {
+        &mut self.clocks[color.index()]
+    }
+
+    /// Sets a parameter by name, as `oust-set-param` does.
+    ///
+    /// # Errors
+    /// A message when the name is unknown or the value out of range.
+    pub fn set_param(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let spec =
+            super::params::find_param(name).ok_or_else(|| format!("unknown parameter '{name}'"))?;
+        (spec.set)(self, value)
     }
 
     /// The current game.

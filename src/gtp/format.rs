@@ -159,3 +159,34 @@ pub fn board_diagram(pos: &Position) -> String {
     let _ = write!(out, "result: {result}");
     out
 }
+
+/// One line of `oust-analyze` output: an `info` entry per searched root move, the move to be played first.
+pub fn info_line(pos: &Position, info: &crate::search::RootInfo) -> String {
+    let mut out = String::new();
+    for (order, m) in info.moves.iter().enumerate() {
+        if order > 0 {
+            out.push(' ');
+        }
+        let _ = write!(
+            out,
+            "info move {} visits {} winrate {:.4} prior {:.4} order {order}",
+            move_name(pos, m.mv),
+            m.visits,
+            m.winrate,
+            m.prior
+        );
+        if let Some(o) = m.proof {
+            let word = match o.winner() {
+                Some(c) if c == pos.to_move() => "win",
+                Some(_) => "loss",
+                None => "draw",
+            };
+            let _ = write!(out, " proof {word}");
+        }
+        out.push_str(" pv");
+        for &(c, mv) in &m.pv {
+            let _ = write!(out, " {} {}", c.letter(), move_name(pos, mv));
+        }
+    }
+    out
+}

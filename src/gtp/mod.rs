@@ -6,43 +6,53 @@ mod engine;
 mod error;
 mod format;
 mod input;
+mod params;
 mod parse;
+mod think;
 
 use std::io::{self, BufRead, Write};
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::time::Duration;
+
+use crate::{rules, search};
 
 pub use commands::{COMMANDS, CommandSpec, Handler};
 pub use engine::{Engine, Options};
 pub use error::GtpError;
 pub use input::{MAX_LINE, RawLine, preprocess, read_line};
+pub use params::{PARAMS, ParamSpec, Settings};
 pub use parse::{
     CommandLine, LineError, MoveArg, VertexArg, parse_color, parse_command_line, parse_float,
     parse_int, parse_move, parse_vertex,
 };
 
 /// The response to one raw input line, or `None` for a line GTP says to skip (empty, blank or only a comment).
-pub fn respond_to(engine: &mut Engine, raw: &RawLine) -> Option<String> {
+/// When the command asks for a streamed response (`oust-analyze`), the engine's `stream` is set and the text
+/// returned is empty; [`run`] then streams.
+pub fn respond_to(
+    engine: &mut Engine,
+    raw: &RawLine,
+) -> Option<(Option<u64>, Result<String, GtpError>)> {
     if raw.truncated {
         let id = leading_id(&raw.bytes);
         let err = GtpError::Failed(format!(
             "line too long: more than {MAX_LINE} bytes; the command was ignored"
         ));
         log::warn!("input line longer than {MAX_LINE} bytes ignored");
-        return Some(format::response(id, &Err(err)));
+        return Some((id, Err(err)));
     }
     let line = preprocess(&raw.bytes)?;
     log::debug!("<- {line}");
-    let response = match parse_command_line(&line) {
-        Ok(cmd) => format::response(cmd.id, &engine.execute(cmd.name, &cmd.args)),
+    Some(match parse_command_line(&line) {
+        Ok(cmd) => (cmd.id, engine.execute(cmd.name, &cmd.args)),
         Err(LineError::MissingCommand(id)) => {
-            format::response(Some(id), &Err(error::syntax("no command after the id")))
+            (Some(id), Err(error::syntax("no command after the id")))
         }
-        Err(LineError::BadId) => format::response(
+        Err(LineError::BadId) => (
             None,
-            &Err(error::syntax("the id must be a whole number below 2^64")),
+            Err(error::syntax("the id must be a whole number below 2^64")),
         ),
-    };
-    log::debug!("-> {}", response.trim_end());
-    Some(response)
+    })
 }
 
 /// The id at the start of a line that was too long to parse, when it has one.
@@ -55,20 +65,127 @@ fn leading_id(bytes: &[u8]) -> Option<u64> {
     std::str::from_utf8(&bytes[..digits]).ok()?.parse().ok()
 }
 
-/// Runs the protocol until `quit` or the end of the input. Each response is written whole and flushed here, and
-/// nowhere else.
+/// What the reader thread passes on.
+type Incoming = io::Result<Option<RawLine>>;
+
+/// The protocol session: input lines arrive from a reader thread, so that a streamed response can stop as soon as
+/// the next command arrives; every byte of output is written here.
+struct Session<W: Write> {
+    out: W,
+    lines: Receiver<Incoming>,
+    /// A line that arrived during a streamed response, to be handled next.
+    queued: Option<Incoming>,
+}
+
+impl<W: Write> Session<W> {
+    fn next(&mut self) -> Incoming {
+        match self.queued.take() {
+            Some(line) => line,
+            None => self.lines.recv().unwrap_or(Ok(None)),
+        }
+    }
+
+    fn write(&mut self, text: &str) -> io::Result<()> {
+        self.out.write_all(text.as_bytes())?;
+        self.out.flush()
+    }
+
+    /// Streams analysis lines after the header `=id` until a new line arrives or the input ends.
+    fn stream(
+        &mut self,
+        engine: &mut Engine,
+        id: Option<u64>,
+        interval: Duration,
+    ) -> io::Result<()> {
+        let header = format::response(id, &Ok(String::new()));
+        self.write(header.trim_end_matches('\n'))?;
+        self.write("\n")?;
+        let request = search::Request {
+            seed: engine.rng.next_u64(),
+            interval: Some(interval),
+            ..Default::default()
+        };
+        let setup = engine.search_setup();
+        let mut failed: Option<io::Error> = None;
+        {
+            let Session { out, lines, queued } = self;
+            let pos = engine.game.position().clone();
+            let mut monitor = |info: Option<&search::RootInfo>| {
+                if let Some(info) = info.filter(|i| !i.moves.is_empty()) {
+                    let line = format::info_line(&pos, info) + "\n";
+                    if let Err(e) = out.write_all(line.as_bytes()).and_then(|()| out.flush()) {
+                        failed = Some(e);
+                        return search::Control::Stop;
+                    }
+                }
+                match lines.try_recv() {
+                    Ok(line) => {
+                        *queued = Some(line);
+                        search::Control::Stop
+                    }
+                    Err(TryRecvError::Empty) => search::Control::Continue,
+                    Err(TryRecvError::Disconnected) => {
+                        *queued = Some(Ok(None));
+                        search::Control::Stop
+                    }
+                }
+            };
+            if !matches!(
+                pos.status(),
+                rules::Status::Over(_) | rules::Status::MustPass
+            ) {
+                engine
+                    .searcher
+                    .search(&engine.game, &setup, &request, &mut monitor);
+            }
+        }
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        self.write("\n")
+    }
+}
+
+/// Runs the protocol until `quit` or the end of the input. Input is read on its own thread; each response is
+/// written whole and flushed here, and nowhere else.
 ///
 /// # Errors
 /// I/O errors of the input or output.
-pub fn run<R: BufRead, W: Write>(
+pub fn run<R: BufRead + Send + 'static, W: Write>(
     engine: &mut Engine,
     mut input: R,
-    mut output: W,
+    output: W,
 ) -> io::Result<()> {
-    while let Some(raw) = read_line(&mut input)? {
-        if let Some(response) = respond_to(engine, &raw) {
-            output.write_all(response.as_bytes())?;
-            output.flush()?;
+    let (tx, rx) = mpsc::sync_channel::<Incoming>(64);
+    // The reader stops at the end of the input; after `quit` it is left blocked on its read and ends with the
+    // process.
+    std::thread::Builder::new()
+        .name("gtp-reader".into())
+        .spawn(move || {
+            loop {
+                let line = read_line(&mut input);
+                let last = !matches!(line, Ok(Some(_)));
+                if tx.send(line).is_err() || last {
+                    break;
+                }
+            }
+        })?;
+    let mut session = Session {
+        out: output,
+        lines: rx,
+        queued: None,
+    };
+    while let Some(raw) = session.next()? {
+        let Some((id, result)) = respond_to(engine, &raw) else {
+            continue;
+        };
+        match engine.stream.take() {
+            Some(interval) if result.is_ok() => session.stream(engine, id, interval)?,
+            _ => {
+                let response = format::response(id, &result);
+                log::debug!("-> {}", response.trim_end());
+                session.write(&response)?;
+            }
         }
         if engine.wants_quit() {
             break;

@@ -390,8 +390,23 @@ impl Position {
     #[inline]
     pub fn probe(&self, color: Color, p: Point) -> Probe {
         match self.geo.fan() {
-            4 => self.probe_n::<4>(color as u8, p).0,
-            _ => self.probe_n::<MAX_DEGREE>(color as u8, p).0,
+            4 => self.quick_probe_n::<4>(color as u8, p),
+            _ => self.quick_probe_n::<MAX_DEGREE>(color as u8, p),
+        }
+    }
+
+    /// A probe that settles points without a friendly neighbour from one look at the neighbours.
+    #[inline(always)]
+    fn quick_probe_n<const N: usize>(&self, me: u8, p: Point) -> Probe {
+        let (joins, enemy) = self.contacts_n::<N>(me, p);
+        if joins {
+            self.probe_n::<N>(me, p).0
+        } else {
+            Probe {
+                joins: false,
+                group: 1,
+                enemy: enemy as usize,
+            }
         }
     }
 

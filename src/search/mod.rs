@@ -1,7 +1,313 @@
 //! The players: move choice on top of the rules core. Nothing here formats protocol text.
+//!
+//! [`Searcher`] owns the search tree between moves, so that the subtree below the moves played since the last
+//! search is reused.
 
+pub mod mcts;
 mod playout;
+pub mod policy;
 mod simple;
+pub mod time;
+mod tree;
 
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+pub use mcts::{Config, Control, Flavor, Limits, MoveStats, RootInfo};
 pub use playout::{PlayoutResult, play_random, random_playout};
 pub use simple::choose_quick;
+
+use crate::rng::Rng;
+use crate::rules::{Color, Game, Move, Status};
+use tree::{EXPANDED, Tree};
+
+/// Which player chooses the moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayerKind {
+    /// The main player: MCTS with knowledge and a solver.
+    Mcts,
+    /// Plain UCT with uniform random playouts, no knowledge (a baseline).
+    UctPlain,
+    /// Uniformly random legal moves (a baseline).
+    Random,
+}
+
+impl PlayerKind {
+    /// The name used on the command line and in parameters.
+    pub fn name(self) -> &'static str {
+        match self {
+            PlayerKind::Mcts => "mcts",
+            PlayerKind::UctPlain => "uct-plain",
+            PlayerKind::Random => "random",
+        }
+    }
+
+    /// The player named `s`.
+    pub fn parse(s: &str) -> Option<PlayerKind> {
+        [PlayerKind::Mcts, PlayerKind::UctPlain, PlayerKind::Random]
+            .into_iter()
+            .find(|k| k.name() == s)
+    }
+}
+
+/// Bytes of one tree node.
+pub const NODE_BYTES: usize = std::mem::size_of::<tree::Node>();
+
+/// The result of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The move to play, or `None` when the game is over.
+    pub best: Option<Move>,
+    /// The root seen by the search (empty when no search ran).
+    pub info: RootInfo,
+    /// Playouts of this search.
+    pub playouts: u64,
+    /// Root visits kept from the previous search.
+    pub reused: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+impl SearchResult {
+    /// Estimated winning chance of the side to move, when the search looked at the position.
+    pub fn winrate(&self) -> Option<f32> {
+        self.info.moves.first().map(|m| m.winrate)
+    }
+}
+
+/// The tree and what it was built for, kept between searches.
+struct Kept {
+    tree: Tree,
+    flavor: Flavor,
+    start_hash: u64,
+    moves: Vec<(Color, Move)>,
+}
+
+/// Runs searches and keeps the tree between them.
+#[derive(Default)]
+pub struct Searcher {
+    kept: Option<Kept>,
+}
+
+impl std::fmt::Debug for Searcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Searcher")
+            .field("tree_nodes", &self.kept.as_ref().map(|k| k.tree.used()))
+            .finish()
+    }
+}
+
+/// What one search is asked to do.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Request<'a> {
+    /// When to stop.
+    pub limits: Limits,
+    /// Seed of the search's random choices.
+    pub seed: u64,
+    /// Stops the search when set from another thread.
+    pub stop: Option<&'a AtomicBool>,
+    /// How often the monitor sees the root (analysis); `None` never.
+    pub interval: Option<Duration>,
+}
+
+/// Settings of a search beyond the tree [`Config`].
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The player.
+    pub player: PlayerKind,
+    /// Tree settings.
+    pub config: Config,
+    /// Search threads.
+    pub threads: usize,
+    /// Tree capacity in nodes.
+    pub tree_nodes: usize,
+}
+
+impl Searcher {
+    /// Forgets the kept tree and frees its memory.
+    pub fn clear(&mut self) {
+        self.kept = None;
+    }
+
+    /// Forgets what the kept tree knows but keeps its memory, so that the next search starts from nothing.
+    pub fn forget(&mut self) {
+        if let Some(kept) = self.kept.as_mut() {
+            kept.tree.reset(Color::White);
+            kept.moves.clear();
+            kept.start_hash = 0;
+        }
+    }
+
+    /// Chooses a move for the side to move of `game` as `request` asks. `monitor` is called every few
+    /// milliseconds, with the root every `request.interval` (analysis), and may stop the search.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        setup: &Setup,
+        request: &Request,
+        monitor: &mut dyn FnMut(Option<&RootInfo>) -> Control,
+    ) -> SearchResult {
+        let Request {
+            limits,
+            seed,
+            stop,
+            interval,
+        } = *request;
+        let never = AtomicBool::new(false);
+        let stop = stop.unwrap_or(&never);
+        let start = Instant::now();
+        let pos = game.position();
+        let mut result = SearchResult {
+            best: None,
+            info: RootInfo::default(),
+            playouts: 0,
+            reused: 0,
+            elapsed: Duration::ZERO,
+        };
+        match pos.status() {
+            Status::Over(_) => return result,
+            Status::MustPass => {
+                result.best = Some(Move::Pass);
+                return result;
+            }
+            Status::Ongoing => {}
+        }
+        let moves = pos.legal_moves();
+        if moves.len() == 1 && interval.is_none() {
+            // Nothing to choose (analysis still searches, to show the future).
+            result.best = Some(moves[0]);
+            return result;
+        }
+        if setup.player == PlayerKind::Random {
+            let mut rng = Rng::new(seed);
+            result.best = Some(moves[rng.below(moves.len())]);
+            result.elapsed = start.elapsed();
+            return result;
+        }
+        let flavor = if setup.player == PlayerKind::Mcts {
+            Flavor::Knowledge
+        } else {
+            Flavor::Plain
+        };
+        let config = Config {
+            flavor,
+            ..setup.config.clone()
+        };
+        let reused = self.prepare(game, flavor, setup.tree_nodes);
+        let kept = self.kept.as_mut().expect("prepared");
+        result.reused = reused;
+        // The time limit counts from the start of this call, preparation included.
+        let limits = Limits {
+            time: limits.time.map(|t| t.saturating_sub(start.elapsed())),
+            ..limits
+        };
+        result.playouts = mcts::run(
+            &kept.tree,
+            pos,
+            &config,
+            limits,
+            setup.threads,
+            seed,
+            stop,
+            interval,
+            monitor,
+        );
+        let root = kept.tree.node(kept.tree.root());
+        if root.state() == EXPANDED && !root.children().is_empty() {
+            result.best = Some(
+                kept.tree
+                    .node(mcts::best_child(&kept.tree, kept.tree.root()))
+                    .mv(),
+            );
+        } else {
+            // No iteration ran (a zero budget): fall back on the quick player.
+            result.best = choose_quick(pos, &mut Rng::new(seed));
+        }
+        result.info = mcts::root_info(&kept.tree, pos, result.playouts);
+        result.elapsed = start.elapsed();
+        log::debug!(
+            "search: {} playouts in {:.3}s, {} reused visits, {} nodes{}",
+            result.playouts,
+            result.elapsed.as_secs_f64(),
+            reused,
+            kept.tree.used(),
+            if kept.tree.is_full() {
+                " (tree full)"
+            } else {
+                ""
+            }
+        );
+        result
+    }
+
+    /// Makes the kept tree's root the current position, reusing the subtree of the moves played since the last
+    /// search when there is one. Returns the root visits kept.
+    fn prepare(&mut self, game: &Game, flavor: Flavor, capacity: usize) -> u64 {
+        let moves: Vec<(Color, Move)> = game.records().iter().map(|r| (r.color, r.mv)).collect();
+        let start_hash = game.start().hash();
+        let pos = game.position();
+        let root_mover = if pos.extra_turn() {
+            pos.to_move()
+        } else {
+            pos.to_move().opponent()
+        };
+        if let Some(kept) = self.kept.as_mut() {
+            let compatible = kept.flavor == flavor
+                && kept.start_hash == start_hash
+                && kept.tree.capacity() == capacity.max(1)
+                && moves.starts_with(&kept.moves);
+            if compatible {
+                let mut id = kept.tree.root();
+                let mut found = true;
+                for &(color, mv) in &moves[kept.moves.len()..] {
+                    let node = kept.tree.node(id);
+                    let next = (node.state() == EXPANDED)
+                        .then(|| {
+                            node.children().find(|&c| {
+                                let c = kept.tree.node(c);
+                                c.mv() == mv && c.mover() == color
+                            })
+                        })
+                        .flatten();
+                    match next {
+                        Some(c) => id = c,
+                        None => {
+                            found = false;
+                            break;
+                        }
+                    }
+                }
+                if found {
+                    kept.tree.set_root(id);
+                    // Unreachable nodes pile up behind the root; compact when they take half the arena.
+                    if kept.tree.used() > kept.tree.capacity() / 2 {
+                        kept.tree.compact();
+                    }
+                    kept.moves = moves;
+                    return u64::from(kept.tree.node(id).visits());
+                }
+            }
+            if kept.tree.capacity() == capacity.max(1) {
+                kept.tree.reset(root_mover);
+                kept.flavor = flavor;
+                kept.start_hash = start_hash;
+                kept.moves = moves;
+                return 0;
+            }
+        }
+        let mut tree = Tree::new(capacity);
+        tree.reset(root_mover);
+        self.kept = Some(Kept {
+            tree,
+            flavor,
+            start_hash,
+            moves,
+        });
+        0
+    }
+}
+
+/// Tree capacity in nodes for a memory budget in megabytes.
+pub fn nodes_for_megabytes(mb: usize) -> usize {
+    (mb.max(1) * 1024 * 1024 / NODE_BYTES).max(1024)
+}

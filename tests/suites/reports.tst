@@ -1,6 +1,11 @@
 # Move reports: `capture N`, `extra-turn`, `forced-pass C`, `result R`, in that order, alone for `play` and after
 # the vertex for `genmove`. A plain non-capturing placement answers like standard GTP.
 
+# Quick, reproducible thinking for the genmove commands below.
+oust-set-param threads 1
+oust-set-param playouts 300
+oust-set-param seed 7
+
 # Plain placements: empty for play, the bare vertex for genmove (the only legal move here is C1).
 rectangular_boardsize 3 3
 oust-setup w .OO/XXX/XX.

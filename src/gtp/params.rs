@@ -1,0 +1,187 @@
+//! Engine parameters: one table, read and written by `oust-list-params`, `oust-get-param`, `oust-set-param` and
+//! by the command line's `--set NAME=VALUE` (the named flags are shorthands for some of them).
+
+use crate::search::{Config, PlayerKind};
+
+use super::engine::Engine;
+
+/// The search settings of the engine.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Which player answers `genmove`.
+    pub player: PlayerKind,
+    /// Playouts per move; 0 for no playout limit.
+    pub playouts: u64,
+    /// Seconds per move; 0 for the default (1 second, unless a playout limit or a clock decides).
+    pub time_per_move: f64,
+    /// Search threads.
+    pub threads: usize,
+    /// Resign when the winning chance stays below this for two moves in a row; 0 never resigns.
+    pub resign_threshold: f64,
+    /// Memory for the search tree, in megabytes.
+    pub tree_mb: usize,
+    /// Tree search constants.
+    pub config: Config,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            player: PlayerKind::Mcts,
+            playouts: 0,
+            time_per_move: 0.0,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            resign_threshold: 0.0,
+            tree_mb: 256,
+            config: Config::default(),
+        }
+    }
+}
+
+/// One parameter.
+pub struct ParamSpec {
+    /// Its name.
+    pub name: &'static str,
+    /// What it does and its range.
+    pub help: &'static str,
+    /// Its current value, as text.
+    pub get: fn(&Engine) -> String,
+    /// Sets it from text.
+    pub set: fn(&mut Engine, &str) -> Result<(), String>,
+}
+
+fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
+    text: &str,
+    lo: T,
+    hi: T,
+) -> Result<T, String> {
+    match text.parse::<T>() {
+        Ok(v) if v >= lo && v <= hi => Ok(v),
+        _ => Err(format!("expected a number from {lo} to {hi}, got '{text}'")),
+    }
+}
+
+macro_rules! param {
+    ($name:literal, $help:literal, |$e:ident| $get:expr, |$s:ident, $v:ident| $set:expr) => {
+        ParamSpec {
+            name: $name,
+            help: $help,
+            get: |$e: &Engine| $get.to_string(),
+            set: |$s: &mut Engine, $v: &str| {
+                $set;
+                Ok(())
+            },
+        }
+    };
+}
+
+/// Every parameter, in the order `oust-list-params` gives them.
+pub static PARAMS: &[ParamSpec] = &[
+    param!(
+        "player",
+        "mcts, uct-plain or random",
+        |e| e.settings.player.name(),
+        |e, v| {
+            e.settings.player = PlayerKind::parse(v)
+                .ok_or_else(|| format!("expected mcts, uct-plain or random, got '{v}'"))?
+        }
+    ),
+    param!(
+        "playouts",
+        "playouts per move, 0 for no limit",
+        |e| e.settings.playouts,
+        |e, v| { e.settings.playouts = number(v, 0, u64::MAX)? }
+    ),
+    param!(
+        "time_per_move",
+        "seconds per move, 0 for the default",
+        |e| e.settings.time_per_move,
+        |e, v| { e.settings.time_per_move = number(v, 0.0, 1e6)? }
+    ),
+    param!(
+        "threads",
+        "search threads, 1 to 256",
+        |e| e.settings.threads,
+        |e, v| { e.settings.threads = number(v, 1, 256)? }
+    ),
+    param!(
+        "seed",
+        "seed of every random choice",
+        |e| e.options.seed,
+        |e, v| {
+            let seed = number(v, 0, u64::MAX)?;
+            e.reseed(seed)
+        }
+    ),
+    param!(
+        "resign_threshold",
+        "resign below this winning chance, 0 never",
+        |e| e.settings.resign_threshold,
+        |e, v| { e.settings.resign_threshold = number(v, 0.0, 1.0)? }
+    ),
+    param!(
+        "tree_mb",
+        "memory for the search tree in MB, 1 to 65536",
+        |e| e.settings.tree_mb,
+        |e, v| { e.settings.tree_mb = number(v, 1, 65536)? }
+    ),
+    param!(
+        "cpuct",
+        "exploration constant, 0 to 100",
+        |e| e.settings.config.c_puct,
+        |e, v| { e.settings.config.c_puct = number(v, 0.0, 100.0)? }
+    ),
+    param!(
+        "fpu_reduction",
+        "value of unvisited moves below the parent's, 0 to 1",
+        |e| e.settings.config.fpu_reduction,
+        |e, v| { e.settings.config.fpu_reduction = number(v, 0.0, 1.0)? }
+    ),
+    param!(
+        "expand_visits",
+        "visits before a leaf is expanded, 1 to 1000",
+        |e| e.settings.config.expand_visits,
+        |e, v| { e.settings.config.expand_visits = number(v, 1, 1000)? }
+    ),
+    param!(
+        "playout_candidates",
+        "legal points a playout move looks at, 0 (uniform) to 64",
+        |e| e.settings.config.playout_candidates,
+        |e, v| { e.settings.config.playout_candidates = number(v, 0, 64)? }
+    ),
+    param!(
+        "prior_capture",
+        "prior weight of a capture",
+        |e| e.settings.config.weights.capture,
+        |e, v| { e.settings.config.weights.capture = number(v, 0.0, 1000.0)? }
+    ),
+    param!(
+        "prior_capture_per_stone",
+        "extra weight per stone of the largest group captured",
+        |e| e.settings.config.weights.capture_per_stone,
+        |e, v| { e.settings.config.weights.capture_per_stone = number(v, 0.0, 1000.0)? }
+    ),
+    param!(
+        "prior_quiet",
+        "prior weight of a placement touching no enemy stone",
+        |e| e.settings.config.weights.quiet,
+        |e, v| { e.settings.config.weights.quiet = number(v, 0.0, 1000.0)? }
+    ),
+    param!(
+        "prior_touch",
+        "prior weight of a placement touching enemy stones",
+        |e| e.settings.config.weights.touch,
+        |e, v| { e.settings.config.weights.touch = number(v, 0.0, 1000.0)? }
+    ),
+    param!(
+        "prior_exposed",
+        "prior weight of a placement the opponent can capture at once",
+        |e| e.settings.config.weights.exposed,
+        |e, v| { e.settings.config.weights.exposed = number(v, 0.0, 1000.0)? }
+    ),
+];
+
+/// The parameter named `name`.
+pub fn find_param(name: &str) -> Option<&'static ParamSpec> {
+    PARAMS.iter().find(|p| p.name == name)
+}

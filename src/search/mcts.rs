@@ -1,0 +1,509 @@
+//! Monte Carlo tree search on the rules core's fast path: PUCT selection with priors from cheap Oust knowledge,
+//! biased playouts, an MCTS-solver for proven wins and losses, and tree parallelism with virtual loss.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::rng::Rng;
+use crate::rules::{Color, Move, Outcome, Point, Position};
+
+use super::playout::play_random;
+use super::policy::{PriorWeights, play_biased, priors, uniform};
+use super::tree::{EXPANDED, LEAF, Tree};
+
+/// Which tree search runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flavor {
+    /// The main player: priors, biased playouts, solver.
+    Knowledge,
+    /// Plain UCT: UCB1, uniform playouts, no knowledge, no solver.
+    Plain,
+}
+
+/// Settings of one search; fixed while it runs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Main player or plain UCT.
+    pub flavor: Flavor,
+    /// Exploration constant of PUCT (UCB1's constant for plain UCT).
+    pub c_puct: f32,
+    /// First-play urgency: an unvisited child is valued at the parent's value minus this.
+    pub fpu_reduction: f32,
+    /// A leaf is expanded on this visit (counting the current one); the root always is.
+    pub expand_visits: u32,
+    /// Legal candidates a playout move looks at before settling for a non-capture; 0 plays uniformly at random.
+    pub playout_candidates: usize,
+    /// Prior weights of the kinds of placement.
+    pub weights: PriorWeights,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            flavor: Flavor::Knowledge,
+            c_puct: 1.0,
+            fpu_reduction: 0.2,
+            expand_visits: 2,
+            playout_candidates: 2,
+            weights: PriorWeights::default(),
+        }
+    }
+}
+
+/// What a search runs until: the first limit reached ends it (no limit at all means until stopped).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Limits {
+    /// Playouts of this search.
+    pub playouts: Option<u64>,
+    /// Wall time.
+    pub time: Option<Duration>,
+}
+
+/// One root move as the search sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveStats {
+    /// The move.
+    pub mv: Move,
+    /// Visits.
+    pub visits: u32,
+    /// Mean result for the side to move (1 a win), or 0.5 unvisited.
+    pub winrate: f32,
+    /// Prior probability.
+    pub prior: f32,
+    /// Proven outcome of the game after this move, if known.
+    pub proof: Option<Outcome>,
+    /// The principal variation starting with this move, with the colour of each move.
+    pub pv: Vec<(Color, Move)>,
+}
+
+/// The root of a search as the protocol layer reports it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RootInfo {
+    /// Root moves with at least one visit, most visited first (with the move that would be played first).
+    pub moves: Vec<MoveStats>,
+    /// Visits of the root.
+    pub visits: u64,
+    /// Playouts of the search so far.
+    pub playouts: u64,
+    /// Nodes in the tree.
+    pub nodes: usize,
+    /// Proven outcome of the root position, if known.
+    pub proof: Option<Outcome>,
+}
+
+/// What the monitor callback asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// Keep searching.
+    Continue,
+    /// Stop now.
+    Stop,
+}
+
+/// Scratch space of one search thread.
+struct Worker {
+    pos: Position,
+    path: Vec<u32>,
+    moves: Vec<(Move, f32)>,
+    buf: Vec<Point>,
+    rng: Rng,
+}
+
+/// Everything the search threads share.
+struct Shared<'a> {
+    tree: &'a Tree,
+    root: &'a Position,
+    cfg: &'a Config,
+    playouts: AtomicU64,
+    limit: u64,
+    /// Set from outside to stop the search; never written here.
+    stop: &'a AtomicBool,
+    /// Set by the monitor (deadline, callback) to end this search.
+    halt: AtomicBool,
+    finished: AtomicUsize,
+    move_cap: usize,
+}
+
+fn score2(outcome: Outcome, mover: Color) -> u32 {
+    match outcome {
+        Outcome::Win(c) if c == mover => 2,
+        Outcome::Win(_) => 0,
+        Outcome::Draw => 1,
+    }
+}
+
+fn apply(pos: &mut Position, mv: Move) {
+    match mv {
+        Move::Place(p) => {
+            pos.place_unchecked(p);
+        }
+        Move::Pass => pos.pass_unchecked(),
+    }
+}
+
+/// Picks the child of `id` to descend into, for `me`, the side to move there.
+fn select(sh: &Shared, id: u32, me: Color) -> u32 {
+    let tree = sh.tree;
+    let node = tree.node(id);
+    let children = node.children();
+    let (nv, ns) = node.stats();
+    let cfg = sh.cfg;
+    let mut best = children.start;
+    let mut best_score = f32::NEG_INFINITY;
+    match cfg.flavor {
+        Flavor::Knowledge => {
+            let parent_q = if nv > 0 {
+                let q = ns as f32 / (2.0 * nv as f32);
+                if node.mover() == me { q } else { 1.0 - q }
+            } else {
+                0.5
+            };
+            let fpu = parent_q - cfg.fpu_reduction;
+            let explore = cfg.c_puct * (nv.max(1) as f32).sqrt();
+            for c in children {
+                let child = tree.node(c);
+                let (v, s) = child.stats();
+                let q = match child.proof() {
+                    Some(Outcome::Win(w)) if w == me => return c,
+                    Some(Outcome::Win(_)) => continue,
+                    Some(Outcome::Draw) => 0.5,
+                    None if v == 0 => fpu,
+                    None => s as f32 / (2.0 * v as f32),
+                };
+                let score = q + explore * child.prior() / (1.0 + v as f32);
+                if score > best_score {
+                    best_score = score;
+                    best = c;
+                }
+                // Children are sorted by prior and picked untouched in that order, so the touched ones form a
+                // prefix: no child after the first untouched one can score higher.
+                if v == 0 {
+                    break;
+                }
+            }
+        }
+        Flavor::Plain => {
+            let log_n = (nv.max(1) as f32).ln();
+            for c in children {
+                let child = tree.node(c);
+                let (v, s) = child.stats();
+                if v == 0 {
+                    return c;
+                }
+                let score = s as f32 / (2.0 * v as f32) + cfg.c_puct * (log_n / v as f32).sqrt();
+                if score > best_score {
+                    best_score = score;
+                    best = c;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Creates the children of leaf `id` at position `pos`; a finished game gets a proof instead.
+fn expand(sh: &Shared, id: u32, w: &mut Worker) {
+    let node = sh.tree.node(id);
+    match sh.cfg.flavor {
+        Flavor::Knowledge => priors(&w.pos, &sh.cfg.weights, &mut w.moves),
+        Flavor::Plain => {
+            uniform(&w.pos, &mut w.moves);
+            // Plain UCT tries unvisited moves in random order.
+            for i in (1..w.moves.len()).rev() {
+                let j = w.rng.below(i + 1);
+                w.moves.swap(i, j);
+            }
+        }
+    }
+    if w.moves.is_empty() {
+        node.set_proof(w.pos.winner().map_or(Outcome::Draw, Outcome::Win));
+        node.finish_expand(0, 0);
+        return;
+    }
+    match sh.tree.alloc_children(&w.moves, w.pos.to_move()) {
+        Some(first) => node.finish_expand(first, w.moves.len() as u32),
+        None => node.abandon_expand(),
+    }
+}
+
+/// Plays the rest of the game from `w.pos` and returns how it ended.
+fn playout(sh: &Shared, w: &mut Worker) -> Outcome {
+    for _ in 0..sh.move_cap {
+        let moved = match sh.cfg.flavor {
+            Flavor::Knowledge if sh.cfg.playout_candidates > 0 => play_biased(
+                &mut w.pos,
+                &mut w.rng,
+                sh.cfg.playout_candidates,
+                &mut w.buf,
+            ),
+            _ => play_random(&mut w.pos, &mut w.rng, &mut w.buf),
+        };
+        if moved.is_none() {
+            return w.pos.winner().map_or(Outcome::Draw, Outcome::Win);
+        }
+    }
+    Outcome::Draw
+}
+
+/// Re-derives the proof of `id` from its children's; true when it is now proven.
+fn update_proof(tree: &Tree, id: u32) -> bool {
+    let node = tree.node(id);
+    if node.proof().is_some() {
+        return true;
+    }
+    if node.state() != EXPANDED || node.children().is_empty() {
+        return false;
+    }
+    let me = tree.node(node.children().start).mover();
+    let (mut all, mut draw) = (true, false);
+    for c in node.children() {
+        match tree.node(c).proof() {
+            Some(Outcome::Win(w)) if w == me => {
+                node.set_proof(Outcome::Win(me));
+                return true;
+            }
+            Some(Outcome::Win(_)) => {}
+            Some(Outcome::Draw) => draw = true,
+            None => all = false,
+        }
+    }
+    if all {
+        node.set_proof(if draw {
+            Outcome::Draw
+        } else {
+            Outcome::Win(me.opponent())
+        });
+    }
+    all
+}
+
+/// One iteration: descend, expand, play out, back up.
+fn iterate(sh: &Shared, w: &mut Worker) {
+    let tree = sh.tree;
+    w.pos.copy_from(sh.root);
+    w.path.clear();
+    let mut id = tree.root();
+    tree.node(id).add_visit();
+    w.path.push(id);
+    let outcome = loop {
+        let node = tree.node(id);
+        if let Some(o) = node.proof() {
+            break o;
+        }
+        match node.state() {
+            EXPANDED => {
+                let child = select(sh, id, w.pos.to_move());
+                let c = tree.node(child);
+                c.add_visit();
+                apply(&mut w.pos, c.mv());
+                w.path.push(child);
+                id = child;
+            }
+            LEAF if (id == tree.root() || node.visits() >= sh.cfg.expand_visits)
+                && !tree.is_full()
+                && node.try_begin_expand() =>
+            {
+                expand(sh, id, w);
+                if node.state() != EXPANDED {
+                    break playout(sh, w);
+                }
+            }
+            _ => break playout(sh, w),
+        }
+    };
+    for &n in &w.path {
+        let node = tree.node(n);
+        node.add_result(score2(outcome, node.mover()));
+    }
+    if sh.cfg.flavor == Flavor::Knowledge
+        && tree.node(*w.path.last().expect("root")).proof().is_some()
+    {
+        for &n in w.path.iter().rev().skip(1) {
+            if !update_proof(tree, n) {
+                break;
+            }
+        }
+    }
+}
+
+fn worker_loop(sh: &Shared, w: &mut Worker) {
+    loop {
+        if sh.stop.load(Ordering::Relaxed)
+            || sh.halt.load(Ordering::Relaxed)
+            || sh.tree.node(sh.tree.root()).proof().is_some()
+        {
+            break;
+        }
+        if sh.playouts.fetch_add(1, Ordering::Relaxed) >= sh.limit {
+            break;
+        }
+        iterate(sh, w);
+    }
+    sh.finished.fetch_add(1, Ordering::Release);
+}
+
+/// Runs a search from `root` on `tree` (which holds the root at node 0, possibly with statistics from an earlier
+/// search) with `threads` threads until a limit, the stop flag or a proof of the root ends it. `monitor` is called
+/// every few milliseconds, with the root once every `interval`, and may stop the search. Returns the playouts done.
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    tree: &Tree,
+    root: &Position,
+    cfg: &Config,
+    limits: Limits,
+    threads: usize,
+    seed: u64,
+    stop: &AtomicBool,
+    interval: Option<Duration>,
+    monitor: &mut dyn FnMut(Option<&RootInfo>) -> Control,
+) -> u64 {
+    let (w, h) = root.geometry().dimensions();
+    let sh = Shared {
+        tree,
+        root,
+        cfg,
+        playouts: AtomicU64::new(0),
+        limit: limits.playouts.unwrap_or(u64::MAX),
+        stop,
+        halt: AtomicBool::new(false),
+        finished: AtomicUsize::new(0),
+        move_cap: w * h * 50,
+    };
+    let threads = threads.max(1);
+    let start = Instant::now();
+    let deadline = limits.time.map(|t| start + t);
+    std::thread::scope(|s| {
+        for t in 0..threads {
+            let sh = &sh;
+            let mut worker = Worker {
+                pos: root.clone(),
+                path: Vec::with_capacity(64),
+                moves: Vec::with_capacity(root.geometry().len()),
+                buf: Vec::with_capacity(root.geometry().len()),
+                rng: Rng::new(seed ^ (t as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)),
+            };
+            s.spawn(move || worker_loop(sh, &mut worker));
+        }
+        let mut next_report = interval.map(|i| start + i);
+        while sh.finished.load(Ordering::Acquire) < threads {
+            let now = Instant::now();
+            let mut wake = now + Duration::from_millis(5);
+            if let Some(d) = deadline {
+                if now >= d {
+                    sh.halt.store(true, Ordering::Relaxed);
+                }
+                wake = wake.min(d);
+            }
+            let due = next_report.filter(|&at| now >= at);
+            let info = due.map(|_| {
+                root_info(
+                    tree,
+                    root,
+                    sh.playouts.load(Ordering::Relaxed).min(sh.limit),
+                )
+            });
+            if monitor(info.as_ref()) == Control::Stop {
+                sh.halt.store(true, Ordering::Relaxed);
+            }
+            if let (Some(at), Some(every)) = (due, interval) {
+                next_report = Some(at.max(now) + every);
+            }
+            if let Some(at) = next_report {
+                wake = wake.min(at);
+            }
+            std::thread::sleep(
+                wake.saturating_duration_since(Instant::now())
+                    .max(Duration::from_micros(200)),
+            );
+        }
+    });
+    sh.playouts.load(Ordering::Relaxed).min(sh.limit)
+}
+
+/// The principal variation from node `id`: most visited children, as deep as the tree goes.
+fn pv_from(tree: &Tree, id: u32, out: &mut Vec<(Color, Move)>) {
+    let mut id = id;
+    loop {
+        let node = tree.node(id);
+        if node.state() != EXPANDED || node.children().is_empty() {
+            return;
+        }
+        let best = best_child(tree, id);
+        let b = tree.node(best);
+        if b.visits() == 0 {
+            return;
+        }
+        out.push((b.mover(), b.mv()));
+        id = best;
+    }
+}
+
+/// The child of `id` to play: a proven win (a move that ends the game at once first), otherwise the most visited
+/// child not proven lost, otherwise the most visited.
+pub fn best_child(tree: &Tree, id: u32) -> u32 {
+    let node = tree.node(id);
+    let children = node.children();
+    let me = tree.node(children.start).mover();
+    let key = |c: u32| {
+        let n = tree.node(c);
+        let (class, quick) = match n.proof() {
+            Some(Outcome::Win(w)) if w == me => (
+                3,
+                u8::from(n.state() == EXPANDED && n.children().is_empty()),
+            ),
+            Some(Outcome::Win(_)) => (0, 0),
+            _ => (1, 0),
+        };
+        (
+            class,
+            quick,
+            n.visits(),
+            (n.value().unwrap_or(0.0) * 1e6) as u32,
+        )
+    };
+    children
+        .max_by_key(|&c| key(c))
+        .expect("an expanded node with children")
+}
+
+/// The root as the protocol layer reports it.
+pub fn root_info(tree: &Tree, root: &Position, playouts: u64) -> RootInfo {
+    let node = tree.node(tree.root());
+    let mut info = RootInfo {
+        visits: u64::from(node.visits()),
+        playouts,
+        nodes: tree.used(),
+        proof: node.proof(),
+        moves: Vec::new(),
+    };
+    if node.state() != EXPANDED || node.children().is_empty() {
+        return info;
+    }
+    let me = root.to_move();
+    let best = best_child(tree, tree.root());
+    for c in node.children() {
+        let child = tree.node(c);
+        if child.visits() == 0 && c != best {
+            continue;
+        }
+        let mut pv = vec![(me, child.mv())];
+        pv_from(tree, c, &mut pv);
+        info.moves.push(MoveStats {
+            mv: child.mv(),
+            visits: child.visits(),
+            winrate: match child.proof() {
+                Some(Outcome::Win(w)) => f32::from(u8::from(w == me)),
+                Some(Outcome::Draw) => 0.5,
+                None => child.value().unwrap_or(0.5),
+            },
+            prior: child.prior(),
+            proof: child.proof(),
+            pv,
+        });
+    }
+    // The move that would be played first, then by visits.
+    let best_mv = tree.node(best).mv();
+    info.moves
+        .sort_by_key(|m| (m.mv != best_mv, std::cmp::Reverse(m.visits)));
+    info
+}

@@ -1,0 +1,208 @@
+//! Cheap Oust knowledge: move priors for the tree and a biased playout policy.
+//!
+//! What the knowledge knows: a placement next to friendly stones is a capture (it removes material and gives an
+//! extra turn) and is worth more the larger the enemy groups it takes; a lone placement touching no enemy stone
+//! is quiet and safe; a lone placement touching enemy stones gives the opponent a target, and is bad when the
+//! opponent can capture it at once by growing a neighbouring group.
+
+use crate::rng::Rng;
+use crate::rules::{Move, Point, Position, Probe};
+
+/// How a legal placement looks to the cheap knowledge.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kind {
+    /// Joins friendly stones and captures; `enemy` is the size of the largest group taken.
+    Capture {
+        /// Size of the largest enemy group captured.
+        enemy: usize,
+    },
+    /// A lone stone touching no enemy stone.
+    Quiet,
+    /// A lone stone touching enemy stones; `exposed` when the opponent can capture it with its next placement.
+    Touch {
+        /// True when the opponent has an immediate capture of the new stone.
+        exposed: bool,
+    },
+}
+
+/// Weights of the kinds; the priors are the weights normalised over the legal moves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PriorWeights {
+    /// Base weight of a capture.
+    pub capture: f32,
+    /// Extra capture weight per stone of the largest enemy group captured.
+    pub capture_per_stone: f32,
+    /// Weight of a quiet placement.
+    pub quiet: f32,
+    /// Weight of a placement touching enemy stones that the opponent cannot capture at once.
+    pub touch: f32,
+    /// Weight of a placement the opponent can capture at once.
+    pub exposed: f32,
+}
+
+impl Default for PriorWeights {
+    fn default() -> PriorWeights {
+        PriorWeights {
+            capture: 4.0,
+            capture_per_stone: 1.0,
+            quiet: 1.0,
+            touch: 0.5,
+            exposed: 0.1,
+        }
+    }
+}
+
+impl PriorWeights {
+    /// The weight of a kind of placement.
+    pub fn weight(&self, kind: Kind) -> f32 {
+        match kind {
+            Kind::Capture { enemy } => self.capture + self.capture_per_stone * enemy as f32,
+            Kind::Quiet => self.quiet,
+            Kind::Touch { exposed: false } => self.touch,
+            Kind::Touch { exposed: true } => self.exposed,
+        }
+    }
+}
+
+/// The kind of the legal placement `p` of the side to move, from its probe.
+pub fn kind_of(pos: &Position, p: Point, probe: Probe) -> Kind {
+    if probe.joins {
+        Kind::Capture { enemy: probe.enemy }
+    } else if probe.enemy == 0 {
+        Kind::Quiet
+    } else {
+        Kind::Touch {
+            exposed: exposed(pos, p),
+        }
+    }
+}
+
+/// True when a lone stone of the side to move on `p` could be captured by the opponent's next placement: some
+/// empty point next to `p`, or next to an enemy stone next to `p`, would join enemy stones into a group that
+/// touches the new stone and is larger than every friendly group it touches. (Enemy groups are followed one step
+/// from `p`, which is exact for lone enemy stones and a close guess for larger groups.)
+pub fn exposed(pos: &Position, p: Point) -> bool {
+    let me = pos.to_move();
+    let enemy = me.opponent();
+    let geo = pos.geometry();
+    let threatens = |q: Point| {
+        if q == p || pos.color_at(q).is_some() {
+            return false;
+        }
+        let probe = pos.probe(enemy, q);
+        // The new stone adds a friendly group of size 1 to those the enemy group must exceed.
+        probe.joins && probe.enemy.max(1) < probe.group
+    };
+    for &n in geo.neighbors(p) {
+        match pos.color_at(n) {
+            None => {
+                // An enemy placement on n touches the new stone directly; it captures if it joins enemy stones.
+                if threatens(n) {
+                    return true;
+                }
+            }
+            Some(c) if c == enemy => {
+                if geo.neighbors(n).iter().any(|&q| threatens(q)) {
+                    return true;
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    false
+}
+
+/// The legal moves of `pos` with their prior probabilities, best first. Empty when the game is over.
+pub fn priors(pos: &Position, weights: &PriorWeights, out: &mut Vec<(Move, f32)>) {
+    out.clear();
+    let color = pos.to_move();
+    if pos.winner().is_none() {
+        for p in pos.geometry().points() {
+            if pos.color_at(p).is_some() {
+                continue;
+            }
+            let probe = pos.probe(color, p);
+            if probe.is_legal() {
+                out.push((Move::Place(p), weights.weight(kind_of(pos, p, probe))));
+            }
+        }
+    }
+    if out.is_empty() {
+        if let Some(&mv) = pos.legal_moves().first() {
+            out.push((mv, 1.0));
+        }
+        return;
+    }
+    let total: f32 = out.iter().map(|m| m.1).sum();
+    for m in out.iter_mut() {
+        m.1 /= total;
+    }
+    // Stable order: by prior, then by point, so that the tree is reproducible.
+    out.sort_by(|a, b| b.1.total_cmp(&a.1));
+}
+
+/// Uniform priors over the legal moves, in point order (for the plain UCT baseline).
+pub fn uniform(pos: &Position, out: &mut Vec<(Move, f32)>) {
+    out.clear();
+    let moves = pos.legal_moves();
+    let share = 1.0 / moves.len().max(1) as f32;
+    out.extend(moves.into_iter().map(|m| (m, share)));
+}
+
+/// Plays one move of the biased playout policy and returns it, or `None` (changing nothing) when the game is over.
+///
+/// Random empty points are drawn until `candidates` legal ones are seen: the first capture drawn is played at once,
+/// otherwise the first quiet placement, otherwise the first placement touching enemy stones. When the draws find
+/// nothing legal, the legal placements are listed and one is chosen the same way; a forced pass is played as such.
+pub fn play_biased(
+    pos: &mut Position,
+    rng: &mut Rng,
+    candidates: usize,
+    buf: &mut Vec<Point>,
+) -> Option<Move> {
+    if pos.winner().is_some() {
+        return None;
+    }
+    let color = pos.to_move();
+    let empties = pos.empties().len();
+    if empties == 0 {
+        return None;
+    }
+    let mut fallback: Option<(Point, bool)> = None;
+    let mut seen = 0;
+    for _ in 0..(4 + empties) {
+        let p = pos.empties()[rng.below(pos.empties().len())];
+        let probe = pos.probe(color, p);
+        if !probe.is_legal() {
+            continue;
+        }
+        if probe.joins {
+            pos.place_unchecked(p);
+            return Some(Move::Place(p));
+        }
+        let quiet = probe.enemy == 0;
+        if fallback.is_none_or(|(_, q)| quiet && !q) {
+            fallback = Some((p, quiet));
+        }
+        seen += 1;
+        if seen >= candidates {
+            break;
+        }
+    }
+    if let Some((p, _)) = fallback {
+        pos.place_unchecked(p);
+        return Some(Move::Place(p));
+    }
+    buf.clear();
+    buf.extend(pos.empties().iter().copied().filter(|&p| pos.is_legal(p)));
+    if buf.is_empty() {
+        if pos.has_legal_placement(color.opponent()) {
+            pos.pass_unchecked();
+            return Some(Move::Pass);
+        }
+        return None;
+    }
+    let p = buf[rng.below(buf.len())];
+    pos.place_unchecked(p);
+    Some(Move::Place(p))
+}

@@ -1,0 +1,236 @@
+//! The search: the solver against exhaustive search, reproducibility, tree reuse, players and limits.
+
+mod common;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use oust::rng::Rng;
+use oust::rules::{Color, Game, Geometry, Move, Outcome, Position};
+use oust::search::{
+    Config, Control, Limits, PlayerKind, Request, SearchResult, Searcher, Setup,
+    nodes_for_megabytes,
+};
+
+fn setup(player: PlayerKind) -> Setup {
+    Setup {
+        player,
+        config: Config::default(),
+        threads: 1,
+        tree_nodes: nodes_for_megabytes(64),
+    }
+}
+
+fn search(game: &Game, player: PlayerKind, playouts: u64, seed: u64) -> SearchResult {
+    let request = Request {
+        limits: Limits {
+            playouts: Some(playouts),
+            time: None,
+        },
+        seed,
+        ..Request::default()
+    };
+    Searcher::default().search(game, &setup(player), &request, &mut |_| Control::Continue)
+}
+
+/// The exact outcome after each legal move of `pos`.
+fn exact_children(pos: &Position, memo: &mut HashMap<u64, Outcome>) -> Vec<(Move, Outcome)> {
+    pos.legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let mut child = pos.clone();
+            child.play(mv).unwrap();
+            (mv, common::solve(&child, memo))
+        })
+        .collect()
+}
+
+#[test]
+fn solver_proves_the_small_boards_black_wins() {
+    // Exhaustive search: Black wins 3x2, 3x3 and 4x3 with perfect play; on 4x3 only B2 and C2 win.
+    for (w, h) in [(3, 2), (3, 3), (4, 3)] {
+        let game = Game::new(Arc::new(Geometry::rect(w, h).unwrap()));
+        let mut memo = HashMap::new();
+        let exact = common::solve(game.position(), &mut memo);
+        assert_eq!(exact, Outcome::Win(Color::Black));
+        let result = search(&game, PlayerKind::Mcts, 400_000, 1);
+        assert_eq!(result.info.proof, Some(exact), "{w}x{h}: root not proven");
+        let best = result.best.unwrap();
+        let winners: Vec<Move> = exact_children(game.position(), &mut memo)
+            .into_iter()
+            .filter(|&(_, o)| o == exact)
+            .map(|(m, _)| m)
+            .collect();
+        assert!(
+            winners.contains(&best),
+            "{w}x{h}: {best:?} is not one of the winning moves {winners:?}"
+        );
+        assert!(result.playouts < 400_000, "a proof stops the search early");
+    }
+}
+
+#[test]
+fn solver_agrees_with_exhaustive_search_and_plays_optimally() {
+    let mut rng = Rng::new(5);
+    let mut memo = HashMap::new();
+    let (mut proven, mut total) = (0, 0);
+    for &(w, h, left) in &[(4, 4, 7), (5, 4, 7), (5, 5, 8), (6, 4, 8)] {
+        let mut accepted = 0;
+        for _ in 0..200 {
+            if accepted == 10 {
+                break;
+            }
+            // A random position with `left` empty points (or fewer, after captures).
+            let mut game = Game::new(Arc::new(Geometry::rect(w, h).unwrap()));
+            while game.position().empties().len() > left {
+                let moves = game.position().legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.below(moves.len())];
+                game.play(game.position().to_move(), mv).unwrap();
+            }
+            let pos = game.position().clone();
+            if pos.legal_moves().len() < 2 {
+                continue;
+            }
+            accepted += 1;
+            total += 1;
+            let exact = common::solve(&pos, &mut memo);
+            let result = search(&game, PlayerKind::Mcts, 30_000, 3);
+            if let Some(proof) = result.info.proof {
+                assert_eq!(proof, exact, "wrong proof in {:?}", common::rows(&pos));
+                proven += 1;
+            }
+            // The move chosen is an optimal one.
+            let children = exact_children(&pos, &mut memo);
+            let chosen = children
+                .iter()
+                .find(|(m, _)| Some(*m) == result.best)
+                .unwrap()
+                .1;
+            assert_eq!(
+                chosen,
+                exact,
+                "{:?} to move in {:?}: chose {:?}",
+                pos.to_move(),
+                common::rows(&pos),
+                result.best
+            );
+        }
+    }
+    assert!(total >= 35, "only {total} positions");
+    assert!(
+        proven * 10 >= total * 9,
+        "only {proven} of {total} positions proven"
+    );
+}
+
+#[test]
+fn a_winning_capture_is_played_at_once() {
+    // 3 X O . .
+    // 2 . . . .
+    // 1 . . . .
+    let pos = common::position(&["XO..", "....", "...."], Color::Black);
+    let game = Game::from_position(pos.clone());
+    let result = search(&game, PlayerKind::Mcts, 10_000, 1);
+    // A2 joins A3 and touches B3: the only placement that wins at once.
+    assert_eq!(
+        result.best,
+        Some(Move::Place(pos.geometry().point_at(0, 1).unwrap()))
+    );
+    assert_eq!(result.info.proof, Some(Outcome::Win(Color::Black)));
+    assert!(
+        result.playouts < 100,
+        "the proof should end the search almost at once"
+    );
+}
+
+#[test]
+fn single_thread_playout_limited_search_is_reproducible() {
+    let game = Game::new(Arc::new(Geometry::square(7).unwrap()));
+    let a = search(&game, PlayerKind::Mcts, 3000, 42);
+    let b = search(&game, PlayerKind::Mcts, 3000, 42);
+    assert_eq!(a.playouts, 3000);
+    assert_eq!(a.best, b.best);
+    assert_eq!(a.info, b.info);
+    let c = search(&game, PlayerKind::UctPlain, 3000, 42);
+    let d = search(&game, PlayerKind::UctPlain, 3000, 42);
+    assert_eq!(c.info, d.info);
+}
+
+#[test]
+fn the_subtree_of_the_moves_played_is_reused() {
+    let mut game = Game::new(Arc::new(Geometry::square(7).unwrap()));
+    let mut searcher = Searcher::default();
+    let request = |seed| Request {
+        limits: Limits {
+            playouts: Some(5000),
+            time: None,
+        },
+        seed,
+        ..Request::default()
+    };
+    let s = setup(PlayerKind::Mcts);
+    let first = searcher.search(&game, &s, &request(1), &mut |_| Control::Continue);
+    assert_eq!(first.reused, 0);
+    let mv = first.best.unwrap();
+    game.play(Color::Black, mv).unwrap();
+    // The opponent's reply, as the first search expected it.
+    let reply = first.info.moves[0].pv[1].1;
+    game.play(Color::White, reply).unwrap();
+    let second = searcher.search(&game, &s, &request(2), &mut |_| Control::Continue);
+    assert!(second.reused > 0, "nothing reused");
+    // A position the tree knows nothing about starts afresh.
+    let other = Game::new(Arc::new(Geometry::square(7).unwrap()));
+    let third = searcher.search(&other, &s, &request(3), &mut |_| Control::Continue);
+    assert_eq!(third.reused, 0);
+}
+
+#[test]
+fn every_player_answers_legal_moves_through_a_whole_game() {
+    for player in [PlayerKind::Mcts, PlayerKind::UctPlain, PlayerKind::Random] {
+        for (w, h) in [(5, 5), (7, 4), (2, 2)] {
+            let mut game = Game::new(Arc::new(Geometry::rect(w, h).unwrap()));
+            let mut seed = 0;
+            while !game.position().legal_moves().is_empty() {
+                seed += 1;
+                let result = search(&game, player, 200, seed);
+                let mv = result.best.expect("a move while the game goes on");
+                game.play(game.position().to_move(), mv).unwrap();
+            }
+            assert!(search(&game, player, 200, 0).best.is_none());
+        }
+    }
+}
+
+#[test]
+fn analysis_monitor_sees_the_root_and_can_stop_the_search() {
+    let game = Game::new(Arc::new(Geometry::square(9).unwrap()));
+    let mut searcher = Searcher::default();
+    let mut reports = 0;
+    let request = Request {
+        seed: 1,
+        interval: Some(std::time::Duration::from_millis(20)),
+        ..Request::default()
+    };
+    let result = searcher.search(&game, &setup(PlayerKind::Mcts), &request, &mut |info| {
+        if let Some(info) = info {
+            assert!(!info.moves.is_empty());
+            assert!(
+                info.moves[0]
+                    .pv
+                    .first()
+                    .is_some_and(|&(c, _)| c == Color::Black)
+            );
+            reports += 1;
+        }
+        if reports >= 3 {
+            Control::Stop
+        } else {
+            Control::Continue
+        }
+    });
+    assert_eq!(reports, 3);
+    assert!(result.playouts > 0);
+}

@@ -1,0 +1,234 @@
+//! The thinking commands through the protocol: clocks decide the limits, analysis streams are framed, parameters
+//! and resignation work.
+
+use std::io::{Cursor, Read};
+use std::time::Duration;
+
+use oust::gtp::{self, Engine, Options, Settings};
+use oust::rules::Color;
+use regex::Regex;
+
+fn engine() -> Engine {
+    Engine::new(Options {
+        settings: Settings {
+            threads: 1,
+            ..Settings::default()
+        },
+        ..Options::default()
+    })
+    .unwrap()
+}
+
+fn send(engine: &mut Engine, input: &str) -> String {
+    let mut out = Vec::new();
+    gtp::run(engine, Cursor::new(input.as_bytes().to_vec()), &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+fn time_limit(engine: &Engine, color: Color) -> f64 {
+    engine
+        .limits(color)
+        .time
+        .expect("a time limit")
+        .as_secs_f64()
+}
+
+#[test]
+fn thinking_time_comes_from_the_tightest_of_the_limits() {
+    let mut e = engine();
+    assert_eq!(time_limit(&e, Color::Black), 1.0, "one second by default");
+    send(&mut e, "oust-set-param playouts 500\n");
+    assert_eq!(
+        e.limits(Color::Black).time,
+        None,
+        "a playout limit alone is reproducible"
+    );
+    assert_eq!(e.limits(Color::Black).playouts, Some(500));
+    send(
+        &mut e,
+        "oust-set-param playouts 0\noust-set-param time_per_move 0.25\n",
+    );
+    assert_eq!(time_limit(&e, Color::Black), 0.25);
+    // One second per move in byo-yomi: well under a second, with a margin.
+    send(
+        &mut e,
+        "oust-set-param time_per_move 0\ntime_settings 0 1 1\n",
+    );
+    let t = time_limit(&e, Color::White);
+    assert!(t > 0.5 && t < 0.8, "{t}");
+    // Absolute time: spread over the game; time_left corrects the clock of one colour only.
+    send(&mut e, "time_settings 300 0 0\n");
+    let full = time_limit(&e, Color::Black);
+    assert!(full > 3.0 && full < 10.0, "{full}");
+    send(&mut e, "time_left b 6 0\n");
+    let low = time_limit(&e, Color::Black);
+    assert!(low < 0.2, "{low}");
+    assert_eq!(time_limit(&e, Color::White), full);
+    // The tighter of time per move and clock.
+    send(&mut e, "oust-set-param time_per_move 0.05\n");
+    assert_eq!(time_limit(&e, Color::White), 0.05);
+    send(
+        &mut e,
+        "oust-set-param time_per_move 0\nkgs-time_settings none\n",
+    );
+    assert_eq!(time_limit(&e, Color::Black), 1.0);
+    send(&mut e, "kgs-time_settings byoyomi 0 2 3\n");
+    let t = time_limit(&e, Color::Black);
+    assert!(t > 1.3 && t < 1.6, "{t}");
+    send(&mut e, "kgs-time_settings canadian 0 10 5\n");
+    let t = time_limit(&e, Color::Black);
+    assert!(t > 1.3 && t < 1.6, "{t}");
+}
+
+#[test]
+fn genmove_charges_its_time_to_its_own_clock() {
+    let mut e = engine();
+    send(&mut e, "time_settings 10 0 0\n");
+    let before = time_limit(&e, Color::Black);
+    send(&mut e, "genmove b\n");
+    let after = time_limit(&e, Color::Black);
+    assert!(after < before, "{before} -> {after}");
+    assert!(
+        time_limit(&e, Color::White) > after,
+        "White's clock was charged"
+    );
+}
+
+#[test]
+fn clock_and_parameter_errors() {
+    let mut e = engine();
+    let out = send(
+        &mut e,
+        "1 time_settings 1 2\n2 time_settings a 0 0\n3 time_left x 1 0\n4 kgs-time_settings byoyomi 1\n\
+         5 kgs-time_settings fischer 1 2\n6 oust-set-param threads 0\n7 oust-set-param nope 1\n8 oust-get-param nope\n\
+         9 oust-set-param player alphazero\n10 oust-analyze 0\n11 oust-get-param threads\n",
+    );
+    let expected = "?1 syntax error: time_settings takes 3 arguments (MAIN BYO_YOMI_TIME BYO_YOMI_STONES), got 2\n\n\
+        ?2 syntax error: main time must be a number of seconds from 0 to 10000000, got 'a'\n\n\
+        ?3 syntax error: expected a colour (b, black, w, white), got 'x'\n\n\
+        ?4 syntax error: kgs-time_settings byoyomi takes 3 numbers, got 1\n\n\
+        ?5 syntax error: expected none, absolute, byoyomi or canadian, got 'fischer'\n\n\
+        ?6 syntax error: threads: expected a number from 1 to 256, got '0'\n\n\
+        ?7 unknown parameter 'nope'\n\n\
+        ?8 unknown parameter 'nope'\n\n\
+        ?9 syntax error: player: expected mcts, uct-plain or random, got 'alphazero'\n\n\
+        ?10 syntax error: the interval is in centiseconds, 1 to 360000, got '0'\n\n\
+        =11 1\n\n";
+    assert_eq!(out, expected);
+}
+
+#[test]
+fn every_parameter_reads_back_what_was_set() {
+    let mut e = engine();
+    let list = send(&mut e, "oust-list-params\n");
+    let names: Vec<&str> = list
+        .trim_start_matches("= ")
+        .lines()
+        .filter_map(|l| l.split(' ').next())
+        .filter(|n| !n.is_empty())
+        .collect();
+    assert_eq!(names.len(), gtp::PARAMS.len());
+    for name in names {
+        let value = match name {
+            "player" => "uct-plain",
+            "resign_threshold" | "fpu_reduction" => "0.5",
+            _ => "3",
+        };
+        let out = send(
+            &mut e,
+            &format!("oust-set-param {name} {value}\noust-get-param {name}\n"),
+        );
+        assert_eq!(out, format!("=\n\n= {value}\n\n"), "{name}");
+    }
+}
+
+/// A reader that hands out its chunks with a pause before each, like a controller typing.
+struct Slow {
+    chunks: Vec<(Duration, Vec<u8>)>,
+    current: Cursor<Vec<u8>>,
+}
+
+impl Read for Slow {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            let n = self.current.read(buf)?;
+            if n > 0 {
+                return Ok(n);
+            }
+            if self.chunks.is_empty() {
+                return Ok(0);
+            }
+            let (pause, bytes) = self.chunks.remove(0);
+            std::thread::sleep(pause);
+            self.current = Cursor::new(bytes);
+        }
+    }
+}
+
+#[test]
+fn analysis_streams_until_the_next_command_and_is_framed() {
+    let mut e = engine();
+    let input = Slow {
+        chunks: vec![
+            (Duration::ZERO, b"boardsize 7\n5 oust-analyze 5\n".to_vec()),
+            (Duration::from_millis(400), b"6 name\n".to_vec()),
+        ],
+        current: Cursor::new(Vec::new()),
+    };
+    let mut out = Vec::new();
+    gtp::run(&mut e, std::io::BufReader::new(input), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with("=\n\n=5\ninfo move "), "{text}");
+    assert!(text.ends_with("\n\n=6 oust\n\n"), "{text}");
+    let body = &text["=\n\n=5\n".len()..text.len() - "\n\n=6 oust\n\n".len()];
+    let lines: Vec<&str> = body.split('\n').collect();
+    assert!(
+        lines.len() >= 3,
+        "only {} analysis lines in 0.4 s at 0.05 s",
+        lines.len()
+    );
+    let entry = r"info move [A-HJ-Z]\d+ visits \d+ winrate [01]\.\d{4} prior [01]\.\d{4} order \d+( proof (win|loss|draw))? pv( [bw] [A-HJ-Z]\d+)+";
+    let line_re = Regex::new(&format!(r"\A{entry}( {entry})*\z")).unwrap();
+    for line in lines {
+        assert!(line_re.is_match(line), "{line}");
+    }
+}
+
+#[test]
+fn analysis_of_a_finished_game_is_an_empty_stream() {
+    let mut e = engine();
+    let out = send(
+        &mut e,
+        "rectangular_boardsize 4 2\noust-setup b XO../....\nplay b A1\n7 oust-analyze 10\n8 name\n",
+    );
+    assert!(
+        out.ends_with("= capture 1 result B+\n\n=7\n\n=8 oust\n\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn resigns_when_lost_for_two_searches_in_a_row() {
+    // On 4x4, Black's B2 wins against any defence (exhaustive search): White is lost from its first move.
+    let mut e = engine();
+    let out = send(
+        &mut e,
+        "oust-set-param resign_threshold 0.3\noust-set-param playouts 3000\nboardsize 4\n\
+         play b B2\ngenmove w\n",
+    );
+    let last = out.trim_end().rsplit("\n\n").next().unwrap();
+    assert_ne!(last, "= resign", "one low search is not enough");
+    // Keep asking for White's moves while Black answers with its own search.
+    let mut resigned = false;
+    for _ in 0..10 {
+        let out = send(&mut e, "genmove b\ngenmove w\n");
+        if out.contains("= resign") {
+            resigned = true;
+            break;
+        }
+        if out.contains("result") || out.contains("cannot move") {
+            break;
+        }
+    }
+    assert!(resigned, "white never resigned");
+}
