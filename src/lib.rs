@@ -1,7 +1,8 @@
 //! `oust`: an engine for the board game Oust (Mark Steere, 2007).
 //!
 //! The crate has three layers: [`rules`] (the game, no I/O), [`search`] (move choice) and [`gtp`] (the text
-//! protocol). `main.rs` only wires them to the command line.
+//! protocol). Beside them, [`sgf`] reads and writes game records and [`matches`] referees matches between GTP
+//! engines. `main.rs` only wires them to the command line.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -18,6 +19,7 @@
 
 pub mod bench;
 pub mod gtp;
+pub mod matches;
 pub mod rng;
 pub mod rules;
 pub mod search;

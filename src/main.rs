@@ -1,14 +1,20 @@
 //! The `oust` binary: command-line flags, logging, and the protocol loop on stdin/stdout.
 
-use std::io::{self, IsTerminal};
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use oust::gtp::{self, Engine, Options};
+use oust::matches::{
+    self, ClockSettings, MatchConfig, OpeningSource, Progress, ResultsFile, Sprt, TimeControl,
+};
 
 /// An engine for the board game Oust, speaking a GTP-style protocol on stdin and stdout.
 #[derive(Parser, Debug)]
-#[command(name = "oust", version, about)]
+#[command(name = "oust", version, about, args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -43,6 +49,70 @@ enum Command {
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
     },
+    /// Play a refereed match between two GTP engines and print its results table and summary
+    Match(Box<MatchArgs>),
+}
+
+/// The options of `oust match`.
+#[derive(Args, Debug)]
+struct MatchArgs {
+    /// Shell command that starts engine A, Black in the first game
+    #[arg(long, value_name = "CMD", required_unless_present = "merge")]
+    black: Option<String>,
+    /// Shell command that starts engine B, White in the first game
+    #[arg(long, value_name = "CMD", required_unless_present = "merge")]
+    white: Option<String>,
+    /// Games to play
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    games: u64,
+    /// Board: N for N x N, or WxH
+    #[arg(long, value_name = "N|WxH", default_value = "9", value_parser = parse_size)]
+    size: (usize, usize),
+    /// Swap colours every game
+    #[arg(long)]
+    alternate: bool,
+    /// Openings, one a line (vertices); each is played twice with colours swapped
+    #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
+    openings: Option<PathBuf>,
+    /// Openings of K random legal placements from --seed; each is played twice with colours swapped
+    #[arg(long, value_name = "K")]
+    random_openings: Option<usize>,
+    /// Number of the first opening to use (to split a match into shards)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    opening_offset: usize,
+    /// Longest time for one move, in seconds; sent as 'time_settings 0 S 1' when no --time-settings
+    #[arg(long, value_name = "S", value_parser = parse_seconds)]
+    time_per_move: Option<f64>,
+    /// GTP clock: main time M seconds, then B seconds for every S moves (Canadian byo-yomi)
+    #[arg(long, num_args = 3, value_names = ["M", "B", "S"], value_parser = parse_nonnegative)]
+    time_settings: Option<Vec<f64>>,
+    /// Seconds the referee waits beyond a time limit before declaring a loss on time
+    #[arg(long, value_name = "S", default_value_t = 0.2, value_parser = parse_nonnegative)]
+    grace: f64,
+    /// Longest wait in seconds for any response that no clock limits
+    #[arg(long, value_name = "S", default_value_t = 30.0, value_parser = parse_seconds)]
+    timeout: f64,
+    /// Adjudicate a game a draw after N moves
+    #[arg(long, value_name = "N")]
+    max_moves: Option<usize>,
+    /// Games played at once, each with its own pair of engine processes
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    concurrency: u64,
+    /// Directory for one SGF record per game
+    #[arg(long, value_name = "DIR")]
+    sgf_dir: Option<PathBuf>,
+    /// Results file: one tab-separated line per game, written as each game ends
+    #[arg(long, value_name = "FILE")]
+    results: Option<PathBuf>,
+    /// Directory for the engines' stderr, one file per engine and game
+    #[arg(long, value_name = "DIR")]
+    log_dir: Option<PathBuf>,
+    /// Stop once the sequential probability ratio test decides
+    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA", value_parser = parse_sprt)]
+    sprt: Option<Sprt>,
+    /// Print the summary of results files instead of playing
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["black", "white"])]
+    merge: Option<Vec<PathBuf>>,
 }
 
 fn parse_size(s: &str) -> Result<(usize, usize), String> {
@@ -56,6 +126,32 @@ fn parse_size(s: &str) -> Result<(usize, usize), String> {
     }
 }
 
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("'{s}' is not a positive number of seconds")),
+    }
+}
+
+fn parse_nonnegative(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!("'{s}' is not a number of seconds (0 or more)")),
+    }
+}
+
+fn parse_sprt(s: &str) -> Result<Sprt, String> {
+    let parts: Vec<f64> = s
+        .split(',')
+        .map(|p| p.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("'{s}' is not four numbers elo0,elo1,alpha,beta"))?;
+    match parts[..] {
+        [elo0, elo1, alpha, beta] => Sprt::new(elo0, elo1, alpha, beta),
+        _ => Err(format!("'{s}' is not four numbers elo0,elo1,alpha,beta")),
+    }
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
@@ -65,6 +161,10 @@ fn main() -> ExitCode {
             println!("{report}");
             ExitCode::SUCCESS
         }
+        Some(Command::Match(args)) => match args.merge.as_deref() {
+            Some(files) => merge(files, args.sprt.as_ref()),
+            None => play_match(&args, cli.seed),
+        },
         None => serve(&cli),
     }
 }
@@ -132,6 +232,144 @@ fn apply_flags(engine: &mut Engine, cli: &Cli) -> Result<(), String> {
             .map_err(|e| format!("--set {pair}: {e}"))?;
     }
     Ok(())
+}
+
+/// `oust match --merge`: the summary of several results files.
+fn merge(files: &[PathBuf], sprt: Option<&Sprt>) -> ExitCode {
+    let mut labels: Option<[String; 2]> = None;
+    let mut games = Vec::new();
+    for path in files {
+        let file = match std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| ResultsFile::parse(&text))
+        {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("oust match: {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        };
+        match &labels {
+            None => labels = Some(file.labels.clone()),
+            Some(l) if *l != file.labels => log::warn!(
+                "{} is a match of other engines ({} / {}); its games are counted all the same",
+                path.display(),
+                file.labels[0],
+                file.labels[1]
+            ),
+            Some(_) => {}
+        }
+        games.extend(file.games);
+    }
+    let labels = labels.unwrap_or_default();
+    let text = format!(
+        "files: {}\n{}",
+        files.len(),
+        matches::format_summary(&labels, &games, sprt)
+    );
+    print_out(&text);
+    ExitCode::SUCCESS
+}
+
+/// Writes `text` to stdout; a closed stdout (`| head`) is not an error worth a panic.
+fn print_out(text: &str) {
+    let mut out = io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
+/// `oust match`: plays the match, then prints the table and the summary.
+fn play_match(args: &MatchArgs, seed: Option<u64>) -> ExitCode {
+    let seed = seed.unwrap_or_else(clock_seed);
+    let (Some(black), Some(white)) = (&args.black, &args.white) else {
+        eprintln!("oust match: --black and --white are required");
+        return ExitCode::from(2);
+    };
+    let settings = match args.time_settings.as_deref() {
+        None => None,
+        Some(&[main, byo_time, stones]) if stones.fract() == 0.0 && stones <= u32::MAX as f64 => {
+            Some(ClockSettings {
+                main,
+                byo_time,
+                byo_stones: stones as u32,
+            })
+        }
+        Some(_) => {
+            eprintln!("oust match: --time-settings takes M B S, with S a whole number of moves");
+            return ExitCode::from(2);
+        }
+    };
+    let openings = match (&args.openings, args.random_openings) {
+        (Some(path), _) => OpeningSource::File(path.clone()),
+        (None, Some(k)) => OpeningSource::Random(k),
+        (None, None) => OpeningSource::None,
+    };
+    let config = MatchConfig {
+        commands: [black.clone(), white.clone()],
+        games: args.games,
+        width: args.size.0,
+        height: args.size.1,
+        alternate: args.alternate,
+        openings,
+        opening_offset: args.opening_offset,
+        time: TimeControl::new(args.time_per_move, settings, args.grace, args.timeout),
+        max_moves: args.max_moves,
+        concurrency: args.concurrency as usize,
+        sgf_dir: args.sgf_dir.clone(),
+        results: args.results.clone(),
+        log_dir: args.log_dir.clone(),
+        sprt: args.sprt,
+        seed,
+        progress: Progress::for_stderr(),
+    };
+    log::info!("match seed {seed}");
+    let interrupt = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        // A second signal exits at once; the first asks the match to stop.
+        let registered =
+            signal_hook::flag::register_conditional_shutdown(signal, 130, interrupt.clone())
+                .and_then(|_| signal_hook::flag::register(signal, interrupt.clone()));
+        if let Err(e) = registered {
+            log::warn!("cannot handle signal {signal}: {e}");
+        }
+    }
+    let report = match matches::run(&config, &interrupt) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("oust match: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut text = matches::format_table(&report.results);
+    text.push('\n');
+    if report.interrupted {
+        text.push_str(&format!(
+            "interrupted after {} of {} games\n",
+            report.results.len(),
+            config.games
+        ));
+    }
+    if let Some(d) = report.sprt_decision {
+        text.push_str(&format!(
+            "stopped by the SPRT after {} games: {}\n",
+            report.results.len(),
+            d.describe()
+        ));
+    }
+    text.push_str(&format!(
+        "engines: A is {}, B is {}\n",
+        report.names[0], report.names[1]
+    ));
+    text.push_str(&matches::format_summary(
+        &report.labels,
+        &report.results,
+        config.sprt.as_ref(),
+    ));
+    print_out(&text);
+    if report.interrupted {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 fn clock_seed() -> u64 {

@@ -1,0 +1,351 @@
+//! One engine process, driven over GTP and never trusted.
+//!
+//! The command runs under `sh -c` in a process group of its own, so that a terminal's Ctrl-C reaches only the
+//! referee and a kill reaches the whole group (a shell pipeline, a wrapper script and what it started). A thread reads
+//! stdout line by line (at most [`MAX_LINE`] bytes a line, at most [`QUEUED_LINES`] lines queued), so every wait
+//! for a response has a deadline; another copies stderr into the current game's log file when there is one.
+
+use std::fs::File;
+use std::io::{self, BufReader, Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::gtp::{MAX_LINE, read_line};
+
+/// Lines read ahead from an engine before its writes block.
+pub const QUEUED_LINES: usize = 256;
+/// Lines a single response may have.
+const MAX_RESPONSE_LINES: usize = 1000;
+/// How often a wait looks at the interrupt flag.
+const POLL: Duration = Duration::from_millis(50);
+
+/// What the stdout reader passes on.
+enum Line {
+    Text(String),
+    TooLong,
+    End,
+}
+
+/// Why no usable response arrived.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// No complete response within the limit.
+    Timeout(Duration),
+    /// The engine closed its output or could not be written to; the text says how it ended.
+    Closed(String),
+    /// Something that is not a GTP response arrived.
+    Malformed(String),
+    /// The match is being interrupted.
+    Interrupted,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Timeout(d) => write!(f, "no response within {:.3} s", d.as_secs_f64()),
+            Failure::Closed(how) => write!(f, "{how}"),
+            Failure::Malformed(what) => write!(f, "{what}"),
+            Failure::Interrupted => write!(f, "interrupted"),
+        }
+    }
+}
+
+/// A GTP response.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// True for `=`, false for `?`.
+    pub ok: bool,
+    /// The text after `=` or `?` and the optional id, lines joined by `\n`.
+    pub text: String,
+    /// From sending the command to the end of the response.
+    pub elapsed: Duration,
+}
+
+/// A running engine.
+pub struct EngineProcess {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Line>,
+    log: Arc<Mutex<Option<File>>>,
+    /// Set once the process has been reaped.
+    dead: bool,
+}
+
+impl EngineProcess {
+    /// Starts `command` under `sh -c`. Its stderr goes to the file set by [`EngineProcess::set_log`] when
+    /// `keep_stderr` is true, and nowhere otherwise.
+    ///
+    /// # Errors
+    /// The error of spawning `sh`.
+    pub fn spawn(command: &str, keep_stderr: bool) -> io::Result<EngineProcess> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(if keep_stderr {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .process_group(0)
+            .spawn()?;
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (tx, rx) = sync_channel(QUEUED_LINES);
+        thread::Builder::new()
+            .name("engine-stdout".into())
+            .spawn(move || read_lines(stdout, tx))?;
+        let log: Arc<Mutex<Option<File>>> = Arc::new(Mutex::new(None));
+        if let Some(mut stderr) = child.stderr.take() {
+            let sink = log.clone();
+            thread::Builder::new()
+                .name("engine-stderr".into())
+                .spawn(move || {
+                    let mut buf = [0u8; 8192];
+                    while let Ok(n @ 1..) = stderr.read(&mut buf) {
+                        let mut file = sink.lock().unwrap_or_else(PoisonError::into_inner);
+                        if let Some(f) = file.as_mut() {
+                            let _ = f.write_all(&buf[..n]);
+                        }
+                    }
+                })?;
+        }
+        let stdin = child.stdin.take();
+        Ok(EngineProcess {
+            child,
+            stdin,
+            lines: rx,
+            log,
+            dead: false,
+        })
+    }
+
+    /// Sends the engine's stderr to `file` from now on (nowhere for `None`).
+    pub fn set_log(&self, file: Option<File>) {
+        *self.log.lock().unwrap_or_else(PoisonError::into_inner) = file;
+    }
+
+    /// True until the engine is known to have ended.
+    pub fn is_alive(&self) -> bool {
+        !self.dead
+    }
+
+    /// Sends one command line and waits at most `limit` for the whole response, looking at `stop` as it waits.
+    ///
+    /// # Errors
+    /// A [`Failure`]: time out, closed output, malformed response, or interruption.
+    pub fn command(
+        &mut self,
+        line: &str,
+        limit: Duration,
+        stop: &AtomicBool,
+    ) -> Result<Reply, Failure> {
+        log::debug!("-> {line}");
+        let start = Instant::now();
+        let deadline = start + limit;
+        let written = match self.stdin.as_mut() {
+            Some(stdin) => stdin
+                .write_all(format!("{line}\n").as_bytes())
+                .and_then(|()| stdin.flush()),
+            None => Err(io::ErrorKind::BrokenPipe.into()),
+        };
+        if let Err(e) = written {
+            return Err(Failure::Closed(
+                self.ended(&format!("could not be written to ({e})")),
+            ));
+        }
+        let (ok, text) = self.read_reply(deadline, limit, stop)?;
+        log::debug!("<- {} {text}", if ok { '=' } else { '?' });
+        Ok(Reply {
+            ok,
+            text,
+            elapsed: start.elapsed(),
+        })
+    }
+
+    fn next_line(
+        &mut self,
+        deadline: Instant,
+        limit: Duration,
+        stop: &AtomicBool,
+    ) -> Result<String, Failure> {
+        loop {
+            if stop.load(Ordering::SeqCst) {
+                return Err(Failure::Interrupted);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(Failure::Timeout(limit));
+            }
+            match self.lines.recv_timeout((deadline - now).min(POLL)) {
+                Ok(Line::Text(t)) => return Ok(t),
+                Ok(Line::TooLong) => {
+                    return Err(Failure::Malformed(format!(
+                        "a line longer than {MAX_LINE} bytes"
+                    )));
+                }
+                Ok(Line::End) | Err(RecvTimeoutError::Disconnected) => {
+                    return Err(Failure::Closed(self.ended("closed its output")));
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        }
+    }
+
+    /// Reads one response: optional blank lines, then `=` or `?` with an optional id, then lines up to a blank one.
+    fn read_reply(
+        &mut self,
+        deadline: Instant,
+        limit: Duration,
+        stop: &AtomicBool,
+    ) -> Result<(bool, String), Failure> {
+        let first = loop {
+            let line = self.next_line(deadline, limit, stop)?;
+            if !line.trim().is_empty() {
+                break line;
+            }
+        };
+        let ok = match first.chars().next() {
+            Some('=') => true,
+            Some('?') => false,
+            _ => {
+                return Err(Failure::Malformed(format!(
+                    "'{}' is not a GTP response (no '=' or '?')",
+                    shorten(&first)
+                )));
+            }
+        };
+        let mut text = first[1..]
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .trim()
+            .to_string();
+        for _ in 0..MAX_RESPONSE_LINES {
+            let line = self.next_line(deadline, limit, stop)?;
+            if line.trim().is_empty() {
+                return Ok((ok, text));
+            }
+            text.push('\n');
+            text.push_str(line.trim_end());
+        }
+        Err(Failure::Malformed(format!(
+            "a response of more than {MAX_RESPONSE_LINES} lines"
+        )))
+    }
+
+    /// Kills what is left of the engine after its output closed and says how it ended.
+    fn ended(&mut self, what: &str) -> String {
+        self.stdin = None;
+        if self.dead {
+            return what.to_string();
+        }
+        // Give an engine that is exiting a moment to do so, so that its own exit status is reported.
+        let until = Instant::now() + Duration::from_millis(300);
+        while Instant::now() < until {
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    self.dead = true;
+                    // Whatever the engine started may still run in its group.
+                    self.kill_group();
+                    return format!("{what}: {}", describe_status(status));
+                }
+                Ok(None) => thread::sleep(Duration::from_millis(10)),
+                Err(_) => break,
+            }
+        }
+        self.kill();
+        format!("{what} (it was still running and was killed)")
+    }
+
+    /// Sends SIGKILL to the engine's process group.
+    fn kill_group(&self) {
+        let Ok(pgid) = i32::try_from(self.child.id()) else {
+            return;
+        };
+        // SAFETY: kill(2) with a negative pid signals the process group `pgid`, which the child leads since it
+        // was spawned with process_group(0). It has no memory-safety preconditions.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
+    }
+
+    /// Kills the engine and everything in its process group, and reaps it.
+    pub fn kill(&mut self) {
+        self.stdin = None;
+        if !self.dead {
+            // The child is not reaped yet, so its pid still names its process group.
+            self.kill_group();
+            let _ = self.child.wait();
+            self.dead = true;
+        }
+    }
+
+    /// Asks the engine to quit, waits up to `wait` for it to close its output, then kills whatever is left.
+    pub fn quit(mut self, wait: Duration) {
+        if !self.dead {
+            if let Some(stdin) = self.stdin.as_mut() {
+                let _ = stdin.write_all(b"quit\n").and_then(|()| stdin.flush());
+            }
+            self.stdin = None;
+            let until = Instant::now() + wait;
+            while let Some(left) = until.checked_duration_since(Instant::now()) {
+                match self.lines.recv_timeout(left) {
+                    Ok(Line::End) | Err(_) => break,
+                    Ok(_) => {}
+                }
+            }
+        }
+        self.kill();
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// How a process ended, in words.
+pub fn describe_status(status: ExitStatus) -> String {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exit status {code}"),
+        (None, Some(sig)) => format!("killed by signal {sig}"),
+        _ => status.to_string(),
+    }
+}
+
+/// At most 80 characters of `s`, for messages.
+pub fn shorten(s: &str) -> String {
+    let mut out: String = s.chars().take(80).collect();
+    if out.len() < s.len() {
+        out.push_str("...");
+    }
+    out
+}
+
+fn read_lines(stdout: impl Read, tx: SyncSender<Line>) {
+    let mut reader = BufReader::new(stdout);
+    loop {
+        let line = match read_line(&mut reader) {
+            Ok(Some(raw)) if raw.truncated => Line::TooLong,
+            Ok(Some(raw)) => Line::Text(
+                String::from_utf8_lossy(&raw.bytes)
+                    .trim_end_matches('\r')
+                    .to_string(),
+            ),
+            Ok(None) | Err(_) => Line::End,
+        };
+        let end = matches!(line, Line::End);
+        // A full queue blocks the engine's writes (and so bounds memory); a dropped receiver ends the thread.
+        if tx.send(line).is_err() {
+            return;
+        }
+        if end {
+            return;
+        }
+    }
+}

@@ -1,0 +1,460 @@
+//! The referee: plays one game between two engines through the rules core, which answers every legality
+//! question. Whatever an engine does, the game ends with a result; an engine that breaks the protocol or its clock
+//! forfeits, and the reason is recorded.
+
+use std::fs::File;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use crate::gtp::{MoveArg, parse_move};
+use crate::rules::{Color, Game, Geometry, Move, Outcome, Status};
+
+use super::clock::{Clock, TimeControl, seconds};
+use super::engine::{EngineProcess, Failure, Reply, shorten};
+use super::results::{GameResult, Reason, Side};
+
+/// How long a finishing engine may take to quit before it is killed.
+pub const QUIT_WAIT: Duration = Duration::from_secs(1);
+
+/// One engine as a worker keeps it across games: its command and, while it runs, its process.
+pub struct Seat {
+    /// Which engine of the match this is.
+    pub side: Side,
+    /// The shell command that starts it.
+    pub command: String,
+    process: Option<EngineProcess>,
+    warned_clock: bool,
+}
+
+impl Seat {
+    /// A seat whose engine starts when the first game needs it.
+    pub fn new(side: Side, command: &str) -> Seat {
+        Seat {
+            side,
+            command: command.to_string(),
+            process: None,
+            warned_clock: false,
+        }
+    }
+
+    /// Ends the engine: politely with `quit`, or at once.
+    pub fn shut_down(&mut self, politely: bool) {
+        if let Some(mut p) = self.process.take() {
+            if politely {
+                p.quit(QUIT_WAIT);
+            } else {
+                p.kill();
+            }
+        }
+    }
+
+    fn restart_if_dead(&mut self) {
+        if self.process.as_ref().is_some_and(|p| !p.is_alive()) {
+            self.process = None;
+        }
+    }
+}
+
+/// What a game needs to know beyond the engines.
+pub struct GameSpec<'a> {
+    /// The game's number, from 1.
+    pub number: u64,
+    /// The board.
+    pub geometry: Arc<Geometry>,
+    /// The engine that plays Black.
+    pub black: Side,
+    /// The opening's number and moves (forced passes included), if any.
+    pub opening: Option<(usize, &'a [Move])>,
+    /// The clock and the waits.
+    pub time: TimeControl,
+    /// Moves after which the game is adjudicated a draw.
+    pub max_moves: Option<usize>,
+    /// Where engines' stderr goes, one file per engine and game.
+    pub log_dir: Option<PathBuf>,
+}
+
+/// The end of a game.
+pub enum Played {
+    /// The game has a result.
+    Finished(GameResult, Game),
+    /// The match was interrupted during the game: the moves so far, no result.
+    Interrupted(Game),
+}
+
+/// Why play stopped before the rules ended the game.
+enum Stop {
+    /// The engine playing `color` lost: resignation or forfeit.
+    Loss {
+        color: Color,
+        reason: Reason,
+        detail: String,
+    },
+    /// Adjudicated a draw.
+    Draw(Reason, String),
+    Interrupted,
+}
+
+fn loss(color: Color, reason: Reason, detail: impl Into<String>) -> Stop {
+    Stop::Loss {
+        color,
+        reason,
+        detail: detail.into(),
+    }
+}
+
+/// The state of a game in progress.
+struct Referee<'a, 'b> {
+    seats: &'a mut [Seat; 2],
+    spec: &'a GameSpec<'b>,
+    stop: &'a AtomicBool,
+    game: Game,
+    clocks: [Option<Clock>; 2],
+    time: [f64; 2],
+}
+
+/// Plays game `spec` between the engines in `seats` (indexed by [`Side`]), starting any that is not running.
+/// `stop` interrupts the game.
+pub fn play_game(seats: &mut [Seat; 2], spec: &GameSpec<'_>, stop: &AtomicBool) -> Played {
+    let clock = spec.time.clock.map(Clock::new);
+    let mut referee = Referee {
+        seats,
+        spec,
+        stop,
+        game: Game::new(spec.geometry.clone()),
+        clocks: [clock, clock],
+        time: [0.0; 2],
+    };
+    let ended = referee.run();
+    let Referee { game, time, .. } = referee;
+    let (outcome, reason, detail) = match ended {
+        Ok(outcome) => {
+            let reason = match outcome {
+                Outcome::Win(_) => Reason::Capture,
+                Outcome::Draw => Reason::NoPlacement,
+            };
+            (outcome, reason, String::new())
+        }
+        Err(Stop::Loss {
+            color,
+            reason,
+            detail,
+        }) => {
+            // An engine that broke the stream is restarted for the next game.
+            if matches!(reason, Reason::Time | Reason::Crash | Reason::Malformed) {
+                let side = side_of(spec, color);
+                seats[side.index()].shut_down(false);
+            }
+            (Outcome::Win(color.opponent()), reason, detail)
+        }
+        Err(Stop::Draw(reason, detail)) => (Outcome::Draw, reason, detail),
+        Err(Stop::Interrupted) => return Played::Interrupted(game),
+    };
+    let result = GameResult {
+        number: spec.number,
+        black: spec.black,
+        outcome,
+        reason,
+        detail,
+        moves: game.records().len(),
+        time,
+        opening: spec.opening.map(|(i, _)| i),
+    };
+    Played::Finished(result, game)
+}
+
+fn side_of(spec: &GameSpec<'_>, color: Color) -> Side {
+    match color {
+        Color::Black => spec.black,
+        Color::White => spec.black.other(),
+    }
+}
+
+fn move_text(geo: &Geometry, mv: Move) -> String {
+    match mv {
+        Move::Place(p) => geo.name(p),
+        Move::Pass => "pass".to_string(),
+    }
+}
+
+impl Referee<'_, '_> {
+    fn seat(&mut self, color: Color) -> &mut Seat {
+        let side = side_of(self.spec, color);
+        &mut self.seats[side.index()]
+    }
+
+    fn run(&mut self) -> Result<Outcome, Stop> {
+        for color in [Color::Black, Color::White] {
+            self.start(color)?;
+        }
+        if let Some((_, moves)) = self.spec.opening {
+            for &mv in moves {
+                let color = self.game.position().to_move();
+                self.game
+                    .play(color, mv)
+                    .expect("openings are checked by the rules when they are made");
+                self.tell_both(color, mv)?;
+            }
+        }
+        loop {
+            let color = match self.game.position().status() {
+                Status::Over(outcome) => return Ok(outcome),
+                Status::MustPass => {
+                    // The referee plays a forced pass itself and tells both engines (protocol.md).
+                    let color = self.game.position().to_move();
+                    self.game
+                        .play(color, Move::Pass)
+                        .expect("the rules say a pass is forced");
+                    self.tell_both(color, Move::Pass)?;
+                    continue;
+                }
+                Status::Ongoing => self.game.position().to_move(),
+            };
+            if let Some(max) = self.spec.max_moves
+                && self.game.records().len() >= max
+            {
+                return Err(Stop::Draw(
+                    Reason::MaxMoves,
+                    format!("adjudicated a draw after {max} moves"),
+                ));
+            }
+            let mv = self.genmove(color)?;
+            self.tell(color.opponent(), color, mv)?;
+        }
+    }
+
+    /// Starts or reuses the engine of `color` and sets up an empty board and the clock.
+    fn start(&mut self, color: Color) -> Result<(), Stop> {
+        let number = self.spec.number;
+        let log_file = self
+            .spec
+            .log_dir
+            .as_ref()
+            .map(|dir| dir.join(format!("game-{number:04}-{}.log", color.name())));
+        let seat = self.seat(color);
+        seat.restart_if_dead();
+        if seat.process.is_none() {
+            match EngineProcess::spawn(&seat.command, log_file.is_some()) {
+                Ok(p) => seat.process = Some(p),
+                Err(e) => {
+                    return Err(loss(
+                        color,
+                        Reason::Crash,
+                        format!("{color} could not be started: {e}"),
+                    ));
+                }
+            }
+        }
+        if let (Some(path), Some(p)) = (&log_file, &seat.process) {
+            match File::create(path) {
+                Ok(f) => p.set_log(Some(f)),
+                Err(e) => log::warn!("cannot write {}: {e}", path.display()),
+            }
+        }
+        let (w, h) = self.spec.geometry.dimensions();
+        let size = if w == h {
+            format!("boardsize {w}")
+        } else {
+            format!("rectangular_boardsize {w} {h}")
+        };
+        self.must_accept(color, &size)?;
+        self.must_accept(color, "clear_board")?;
+        if let Some(clock) = self.spec.time.clock {
+            self.clock_command(color, &clock.command())?;
+        }
+        Ok(())
+    }
+
+    /// Sends a command to the engine of `color` with the ordinary wait, turning failures into its loss.
+    fn send(&mut self, color: Color, line: &str, limit: Duration) -> Result<Reply, Stop> {
+        let stop = self.stop;
+        let seat = self.seat(color);
+        let Some(process) = seat.process.as_mut() else {
+            return Err(loss(
+                color,
+                Reason::Crash,
+                format!("{color} is not running"),
+            ));
+        };
+        process.command(line, limit, stop).map_err(|f| match f {
+            Failure::Interrupted => Stop::Interrupted,
+            Failure::Timeout(d) => loss(
+                color,
+                Reason::Time,
+                format!(
+                    "{color} gave no response to '{line}' within {} s",
+                    seconds(d.as_secs_f64())
+                ),
+            ),
+            Failure::Closed(how) => loss(
+                color,
+                Reason::Crash,
+                format!("{color}, asked '{line}', {how}"),
+            ),
+            Failure::Malformed(what) => loss(
+                color,
+                Reason::Malformed,
+                format!("{color} answered '{line}' with {what}"),
+            ),
+        })
+    }
+
+    /// Sends a command the engine must accept: a `?` is a forfeit.
+    fn must_accept(&mut self, color: Color, line: &str) -> Result<(), Stop> {
+        let limit = self.spec.time.command_limit();
+        let reply = self.send(color, line, limit)?;
+        if reply.ok {
+            Ok(())
+        } else {
+            Err(loss(
+                color,
+                Reason::Refused,
+                format!("{color} refused '{line}': {}", shorten(&reply.text)),
+            ))
+        }
+    }
+
+    /// Sends a clock command: an engine may refuse it (the referee keeps the clock anyway), with one warning.
+    fn clock_command(&mut self, color: Color, line: &str) -> Result<(), Stop> {
+        let limit = self.spec.time.command_limit();
+        let reply = self.send(color, line, limit)?;
+        let seat = self.seat(color);
+        if !reply.ok && !seat.warned_clock {
+            seat.warned_clock = true;
+            log::warn!(
+                "engine {} ({}) refused '{line}' ({}); the referee enforces the clock without it",
+                seat.side.letter(),
+                seat.command,
+                shorten(&reply.text)
+            );
+        }
+        Ok(())
+    }
+
+    /// Tells the engine of `to` that `mover` played `mv`.
+    fn tell(&mut self, to: Color, mover: Color, mv: Move) -> Result<(), Stop> {
+        let line = format!(
+            "play {} {}",
+            mover.letter(),
+            move_text(&self.spec.geometry, mv)
+        );
+        self.must_accept(to, &line)
+    }
+
+    fn tell_both(&mut self, mover: Color, mv: Move) -> Result<(), Stop> {
+        self.tell(Color::Black, mover, mv)?;
+        self.tell(Color::White, mover, mv)
+    }
+
+    /// Asks the engine of `color` for its move and plays it if the rules allow it.
+    fn genmove(&mut self, color: Color) -> Result<Move, Stop> {
+        let extra_turn = self.game.position().extra_turn();
+        let time = self.spec.time;
+        let i = color.index();
+        let mut limit = time.timeout;
+        let mut clocked = false;
+        if let Some(allowance) = self.clocks[i].and_then(|c| c.allowance()) {
+            limit = allowance;
+            clocked = true;
+        }
+        if let Some(per_move) = time.per_move
+            && (!clocked || per_move < limit)
+        {
+            limit = per_move;
+            clocked = true;
+        }
+        if let Some(clock) = self.clocks[i] {
+            self.clock_command(color, &clock.time_left_command(color.letter()))?;
+        }
+        let wait = if clocked { limit + time.grace } else { limit };
+        let line = format!("genmove {}", color.letter());
+        let reply = match self.send(color, &line, Duration::from_secs_f64(wait)) {
+            Err(Stop::Loss {
+                reason: Reason::Time,
+                ..
+            }) if clocked => {
+                self.time[i] += wait;
+                return Err(loss(
+                    color,
+                    Reason::Time,
+                    format!(
+                        "{color} exceeded its time: no move within {} s (limit {} s + {} s grace)",
+                        seconds(wait),
+                        seconds(limit),
+                        seconds(time.grace)
+                    ),
+                ));
+            }
+            other => other?,
+        };
+        let used = reply.elapsed.as_secs_f64();
+        self.time[i] += used;
+        if let Some(clock) = self.clocks[i].as_mut() {
+            clock.charge(used);
+        }
+        if !reply.ok {
+            let (reason, what) = if extra_turn {
+                (Reason::ExtraTurn, "during its extra turn")
+            } else {
+                (Reason::Refused, "on its turn")
+            };
+            return Err(loss(
+                color,
+                reason,
+                format!("{color} refused '{line}' {what}: {}", shorten(&reply.text)),
+            ));
+        }
+        let Some(token) = reply.text.split_whitespace().next() else {
+            return Err(loss(
+                color,
+                Reason::Malformed,
+                format!("{color} answered '{line}' with an empty response"),
+            ));
+        };
+        if token.eq_ignore_ascii_case("resign") {
+            return Err(loss(color, Reason::Resign, format!("{color} resigned")));
+        }
+        let geo = &self.spec.geometry;
+        let mv = match parse_move(token) {
+            Some(MoveArg::Pass) => Move::Pass,
+            Some(MoveArg::Vertex(v)) => match geo.point_checked(v.x, v.y) {
+                Ok(p) => Move::Place(p),
+                Err(e) => {
+                    return Err(loss(
+                        color,
+                        Reason::Illegal,
+                        format!("{color} played {token}: illegal move: {e}"),
+                    ));
+                }
+            },
+            None => {
+                return Err(loss(
+                    color,
+                    Reason::Malformed,
+                    format!(
+                        "{color} answered '{line}' with '{}', which is not a move",
+                        shorten(&reply.text)
+                    ),
+                ));
+            }
+        };
+        if let Err(e) = self.game.play(color, mv) {
+            let name = move_text(geo, mv);
+            return Err(if extra_turn && mv == Move::Pass {
+                loss(
+                    color,
+                    Reason::ExtraTurn,
+                    format!("{color} passed during its extra turn after a capture: {e}"),
+                )
+            } else {
+                loss(
+                    color,
+                    Reason::Illegal,
+                    format!("{color} played {name}: illegal move: {e}"),
+                )
+            });
+        }
+        Ok(mv)
+    }
+}

@@ -1,0 +1,490 @@
+//! Game results: the results file (one tab-separated line per game, written as each game ends), the table and the
+//! summary printed at the end, and reading results files back for `oust match --merge`.
+
+use std::fmt::Write as _;
+
+use crate::rules::{Color, Outcome};
+
+use super::stats::{Sprt, Wdl};
+
+/// The two engines of a match: A is the `--black` command, B the `--white` command. They swap colours when the
+/// match alternates or uses openings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The engine of `--black`.
+    A,
+    /// The engine of `--white`.
+    B,
+}
+
+impl Side {
+    /// 0 for A, 1 for B.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The other engine.
+    pub fn other(self) -> Side {
+        match self {
+            Side::A => Side::B,
+            Side::B => Side::A,
+        }
+    }
+
+    /// `A` or `B`.
+    pub fn letter(self) -> char {
+        match self {
+            Side::A => 'A',
+            Side::B => 'B',
+        }
+    }
+
+    fn parse(s: &str) -> Option<Side> {
+        match s {
+            "A" => Some(Side::A),
+            "B" => Some(Side::B),
+            _ => None,
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// The winner captured every enemy stone.
+    Capture,
+    /// Neither player could place: a draw (ruling 8 of the rules).
+    NoPlacement,
+    /// The game reached `--max-moves` and was adjudicated a draw.
+    MaxMoves,
+    /// The loser resigned.
+    Resign,
+    /// Forfeit: the loser's move was illegal.
+    Illegal,
+    /// Forfeit: the loser's response was not a GTP response, or not a move.
+    Malformed,
+    /// Forfeit: the loser crashed, closed its output or could not be started.
+    Crash,
+    /// Forfeit: the loser exceeded its time (or gave no response at all).
+    Time,
+    /// Forfeit: the loser did not play its extra turn after a capture (it passed or refused `genmove`).
+    ExtraTurn,
+    /// Forfeit: the loser refused a command it must accept (`boardsize`, `clear_board`, `play` of a legal move,
+    /// `genmove` on its turn).
+    Refused,
+}
+
+impl Reason {
+    const ALL: [Reason; 10] = [
+        Reason::Capture,
+        Reason::NoPlacement,
+        Reason::MaxMoves,
+        Reason::Resign,
+        Reason::Illegal,
+        Reason::Malformed,
+        Reason::Crash,
+        Reason::Time,
+        Reason::ExtraTurn,
+        Reason::Refused,
+    ];
+
+    /// The keyword of the results file and table.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Reason::Capture => "capture",
+            Reason::NoPlacement => "no-placement",
+            Reason::MaxMoves => "max-moves",
+            Reason::Resign => "resign",
+            Reason::Illegal => "illegal",
+            Reason::Malformed => "malformed",
+            Reason::Crash => "crash",
+            Reason::Time => "time",
+            Reason::ExtraTurn => "extra-turn",
+            Reason::Refused => "refused",
+        }
+    }
+
+    /// The reason with this keyword.
+    pub fn from_keyword(s: &str) -> Option<Reason> {
+        Reason::ALL.into_iter().find(|r| r.keyword() == s)
+    }
+
+    /// True when the loser lost by breaking the protocol or the clock.
+    pub fn is_forfeit(self) -> bool {
+        !matches!(
+            self,
+            Reason::Capture | Reason::NoPlacement | Reason::MaxMoves | Reason::Resign
+        )
+    }
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameResult {
+    /// The game's number in its match, from 1.
+    pub number: u64,
+    /// The engine that played Black.
+    pub black: Side,
+    /// The result.
+    pub outcome: Outcome,
+    /// Why the game ended.
+    pub reason: Reason,
+    /// Details, such as the forfeit's cause; empty when there are none. One line, no tabs.
+    pub detail: String,
+    /// Moves played, passes and the opening's moves included.
+    pub moves: usize,
+    /// Seconds Black and White spent answering `genmove`.
+    pub time: [f64; 2],
+    /// The number of the opening, from 0, when the match uses openings.
+    pub opening: Option<usize>,
+}
+
+impl GameResult {
+    /// The engine that played `color`.
+    pub fn side_of(&self, color: Color) -> Side {
+        match color {
+            Color::Black => self.black,
+            Color::White => self.black.other(),
+        }
+    }
+
+    /// The winning engine, if any.
+    pub fn winner(&self) -> Option<Side> {
+        self.outcome.winner().map(|c| self.side_of(c))
+    }
+
+    /// The engine that forfeited, if the game was forfeited.
+    pub fn forfeited_by(&self) -> Option<Side> {
+        if self.reason.is_forfeit() {
+            self.winner().map(Side::other)
+        } else {
+            None
+        }
+    }
+
+    /// The SGF result: `B+`, `W+` or `0`, with `R` for resignation, `T` for time and `F` for other forfeits.
+    pub fn sgf_result(&self) -> String {
+        let code = self.outcome.code();
+        let suffix = match self.reason {
+            Reason::Resign => "R",
+            Reason::Time => "T",
+            r if r.is_forfeit() => "F",
+            _ => "",
+        };
+        format!("{code}{suffix}")
+    }
+
+    /// The line of the results file (no newline).
+    pub fn to_line(&self) -> String {
+        format!(
+            "{}\t{}\t{}\t{}\t{}\t{}\t{:.3}\t{:.3}\t{}\t{}",
+            self.number,
+            self.black.letter(),
+            self.black.other().letter(),
+            self.outcome.code(),
+            self.reason.keyword(),
+            self.moves,
+            self.time[0],
+            self.time[1],
+            self.opening
+                .map_or_else(|| "-".to_string(), |o| o.to_string()),
+            one_line(&self.detail),
+        )
+    }
+
+    /// Reads a line of a results file.
+    ///
+    /// # Errors
+    /// A message saying which field is wrong.
+    pub fn from_line(line: &str) -> Result<GameResult, String> {
+        let fields: Vec<&str> = line.split('\t').collect();
+        if fields.len() != 10 {
+            return Err(format!("{} fields, expected 10", fields.len()));
+        }
+        let number = fields[0]
+            .parse()
+            .map_err(|_| format!("game number '{}'", fields[0]))?;
+        let black = Side::parse(fields[1]).ok_or_else(|| format!("black '{}'", fields[1]))?;
+        if Side::parse(fields[2]) != Some(black.other()) {
+            return Err(format!("white '{}'", fields[2]));
+        }
+        let outcome = match fields[3] {
+            "B+" => Outcome::Win(Color::Black),
+            "W+" => Outcome::Win(Color::White),
+            "0" => Outcome::Draw,
+            other => return Err(format!("result '{other}'")),
+        };
+        let reason =
+            Reason::from_keyword(fields[4]).ok_or_else(|| format!("reason '{}'", fields[4]))?;
+        let moves = fields[5]
+            .parse()
+            .map_err(|_| format!("moves '{}'", fields[5]))?;
+        let time = |f: &str| {
+            f.parse::<f64>()
+                .ok()
+                .filter(|t| t.is_finite() && *t >= 0.0)
+                .ok_or_else(|| format!("time '{f}'"))
+        };
+        let opening = match fields[8] {
+            "-" => None,
+            o => Some(o.parse().map_err(|_| format!("opening '{o}'"))?),
+        };
+        Ok(GameResult {
+            number,
+            black,
+            outcome,
+            reason,
+            detail: fields[9].to_string(),
+            moves,
+            time: [time(fields[6])?, time(fields[7])?],
+            opening,
+        })
+    }
+}
+
+/// `s` on one line without tabs, for the results file.
+pub fn one_line(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+/// The first line of every results file.
+pub const RESULTS_MAGIC: &str = "# oust match results, format 1";
+/// The column names, the line after the header comments.
+pub const RESULTS_COLUMNS: &str =
+    "game\tblack\twhite\tresult\treason\tmoves\ttime-black\ttime-white\topening\tdetail";
+
+/// The header of a results file: the magic line, both engines' commands, the settings, the column names.
+pub fn results_header(labels: &[String; 2], settings: &str) -> String {
+    format!(
+        "{RESULTS_MAGIC}\n# A: {}\n# B: {}\n# settings: {}\n{RESULTS_COLUMNS}\n",
+        one_line(&labels[0]),
+        one_line(&labels[1]),
+        one_line(settings)
+    )
+}
+
+/// A results file read back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResultsFile {
+    /// The commands of engines A and B.
+    pub labels: [String; 2],
+    /// The games, in file order.
+    pub games: Vec<GameResult>,
+}
+
+impl ResultsFile {
+    /// Reads the text of a results file.
+    ///
+    /// # Errors
+    /// A message with the line number of the first line that is not part of a results file.
+    pub fn parse(text: &str) -> Result<ResultsFile, String> {
+        let mut lines = text.lines().enumerate();
+        match lines.next() {
+            Some((_, RESULTS_MAGIC)) => {}
+            _ => return Err(format!("line 1: expected '{RESULTS_MAGIC}'")),
+        }
+        let mut labels = [String::new(), String::new()];
+        let mut games = Vec::new();
+        for (i, line) in lines {
+            if let Some(comment) = line.strip_prefix('#') {
+                if let Some(a) = comment.strip_prefix(" A: ") {
+                    labels[0] = a.to_string();
+                } else if let Some(b) = comment.strip_prefix(" B: ") {
+                    labels[1] = b.to_string();
+                }
+            } else if line == RESULTS_COLUMNS || line.trim().is_empty() {
+            } else {
+                games
+                    .push(GameResult::from_line(line).map_err(|e| format!("line {}: {e}", i + 1))?);
+            }
+        }
+        Ok(ResultsFile { labels, games })
+    }
+}
+
+/// The tally of a set of games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Engine A's wins, draws and losses.
+    pub a: Wdl,
+    /// Games won by Black, drawn, and won by White.
+    pub by_color: [u64; 3],
+    /// Forfeits by engine A and by engine B.
+    pub forfeits: [u64; 2],
+}
+
+impl Tally {
+    /// Counts `games`.
+    pub fn of(games: &[GameResult]) -> Tally {
+        let mut t = Tally::default();
+        for g in games {
+            t.add(g);
+        }
+        t
+    }
+
+    /// Adds one game.
+    pub fn add(&mut self, g: &GameResult) {
+        match g.winner() {
+            Some(Side::A) => self.a.wins += 1,
+            Some(Side::B) => self.a.losses += 1,
+            None => self.a.draws += 1,
+        }
+        match g.outcome {
+            Outcome::Win(Color::Black) => self.by_color[0] += 1,
+            Outcome::Draw => self.by_color[1] += 1,
+            Outcome::Win(Color::White) => self.by_color[2] += 1,
+        }
+        if let Some(side) = g.forfeited_by() {
+            self.forfeits[side.index()] += 1;
+        }
+    }
+}
+
+/// The results as an aligned table, one line per game in the order given, with a header line.
+pub fn format_table(games: &[GameResult]) -> String {
+    let mut out = String::from(
+        "  game black white result reason       moves  time-black  time-white  opening  detail\n",
+    );
+    for g in games {
+        let _ = writeln!(
+            out,
+            "{:>6} {:<5} {:<5} {:<6} {:<12} {:>5} {:>11.3} {:>11.3}  {:<7}  {}",
+            g.number,
+            g.black.letter(),
+            g.black.other().letter(),
+            g.outcome.code(),
+            g.reason.keyword(),
+            g.moves,
+            g.time[0],
+            g.time[1],
+            g.opening.map_or_else(|| "-".to_string(), |o| o.to_string()),
+            g.detail,
+        );
+    }
+    out
+}
+
+fn signed(x: f64) -> String {
+    if x.is_infinite() {
+        if x > 0.0 { "+inf" } else { "-inf" }.to_string()
+    } else {
+        format!("{x:+.1}")
+    }
+}
+
+/// The summary of a match: each engine's wins, losses and draws, A's score and Elo difference with their 95%
+/// intervals, the likelihood of superiority, results by colour, forfeits, and with a test, the SPRT's state.
+pub fn format_summary(labels: &[String; 2], games: &[GameResult], sprt: Option<&Sprt>) -> String {
+    let t = Tally::of(games);
+    let b = t.a.flipped();
+    let mut out = String::new();
+    let _ = writeln!(out, "A: {}", labels[0]);
+    let _ = writeln!(out, "B: {}", labels[1]);
+    let _ = writeln!(out, "games: {}", t.a.games());
+    for (name, wdl, forfeits) in [("A", t.a, t.forfeits[0]), ("B", b, t.forfeits[1])] {
+        let _ = writeln!(
+            out,
+            "{name}: {} wins, {} losses, {} draws ({forfeits} lost by forfeit)",
+            wdl.wins, wdl.losses, wdl.draws
+        );
+    }
+    let _ = writeln!(
+        out,
+        "by colour: black won {}, white won {}, {} drawn",
+        t.by_color[0], t.by_color[2], t.by_color[1]
+    );
+    match (
+        t.a.score(),
+        t.a.score_interval(),
+        t.a.elo(),
+        t.a.elo_interval(),
+    ) {
+        (Some(s), Some((slo, shi)), Some(elo), Some((elo_lo, elo_hi))) => {
+            let _ = writeln!(
+                out,
+                "score of A: {s:.3} (95% interval {slo:.3} to {shi:.3})"
+            );
+            let _ = writeln!(
+                out,
+                "Elo difference A - B: {} (95% interval {} to {})",
+                signed(elo),
+                signed(elo_lo),
+                signed(elo_hi)
+            );
+            let _ = writeln!(
+                out,
+                "likelihood of superiority of A: {:.1}%",
+                100.0 * t.a.los()
+            );
+        }
+        _ => out.push_str("score of A: no games\n"),
+    }
+    if let Some(test) = sprt {
+        let (lower, upper) = test.bounds();
+        let _ = writeln!(
+            out,
+            "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {:.3} (bounds {lower:.3} to {upper:.3}): {}",
+            test.elo0,
+            test.elo1,
+            test.alpha,
+            test.beta,
+            test.llr(t.a),
+            test.decide(t.a).describe()
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_read_back() {
+        let g = GameResult {
+            number: 12,
+            black: Side::B,
+            outcome: Outcome::Win(Color::White),
+            reason: Reason::Time,
+            detail: "black: no\tresponse\nin 1 s".into(),
+            moves: 31,
+            time: [1.5, 0.25],
+            opening: Some(5),
+        };
+        let line = g.to_line();
+        assert_eq!(
+            line,
+            "12\tB\tA\tW+\ttime\t31\t1.500\t0.250\t5\tblack: no response in 1 s"
+        );
+        let back = GameResult::from_line(&line).unwrap();
+        assert_eq!(back.detail, "black: no response in 1 s");
+        assert_eq!(back.winner(), Some(Side::A));
+        assert_eq!(back.forfeited_by(), Some(Side::B));
+        assert_eq!(back.sgf_result(), "W+T");
+        assert!(GameResult::from_line("1\tA\tA\tB+\tcapture\t3\t0\t0\t-\t").is_err());
+        assert!(GameResult::from_line("1\tA\tB\tB+\tlucky\t3\t0\t0\t-\t").is_err());
+    }
+
+    #[test]
+    fn files_read_back_with_their_labels() {
+        let labels = ["oust --seed 1".to_string(), "other".to_string()];
+        let g = GameResult {
+            number: 1,
+            black: Side::A,
+            outcome: Outcome::Draw,
+            reason: Reason::NoPlacement,
+            detail: String::new(),
+            moves: 4,
+            time: [0.0, 0.0],
+            opening: None,
+        };
+        let text = format!("{}{}\n", results_header(&labels, "size 2x2"), g.to_line());
+        let file = ResultsFile::parse(&text).unwrap();
+        assert_eq!(file.labels, labels);
+        assert_eq!(file.games, vec![g]);
+        assert!(ResultsFile::parse("hello\n").is_err());
+    }
+}

@@ -1,0 +1,483 @@
+//! The match runner: schedules games on worker threads (each with its own pair of engine processes), writes each
+//! finished game's results line and SGF at once, shows progress on stderr, and stops early on an SPRT decision or
+//! an interrupt.
+
+use std::fs::{self, File};
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::rules::{Game, Geometry, Move};
+use crate::sgf::{self, GameInfo};
+
+use super::clock::TimeControl;
+use super::engine::{EngineProcess, shorten};
+use super::openings::{parse_openings, random_opening};
+use super::referee::{GameSpec, Played, QUIT_WAIT, Seat, play_game};
+use super::results::{GameResult, Side, Tally, results_header};
+use super::stats::{Sprt, SprtDecision};
+
+/// Where the openings come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningSource {
+    /// Every game starts from the empty board.
+    None,
+    /// One opening a line of this file (see [`super::parse_openings`]).
+    File(PathBuf),
+    /// This many random legal placements, from the match seed.
+    Random(usize),
+}
+
+/// How progress is shown on stderr.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// Not at all.
+    Off,
+    /// One line per finished game.
+    Lines,
+    /// One line, rewritten after each game (for a terminal).
+    Overwrite,
+}
+
+impl Progress {
+    /// `Overwrite` when stderr is a terminal, `Lines` otherwise.
+    pub fn for_stderr() -> Progress {
+        if io::stderr().is_terminal() {
+            Progress::Overwrite
+        } else {
+            Progress::Lines
+        }
+    }
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The shell commands of engines A (Black in the first game) and B.
+    pub commands: [String; 2],
+    /// Games to play.
+    pub games: u64,
+    /// Board width.
+    pub width: usize,
+    /// Board height.
+    pub height: usize,
+    /// Swap colours every game (always done with openings).
+    pub alternate: bool,
+    /// The openings.
+    pub openings: OpeningSource,
+    /// The number of the first opening used (for shards of one match).
+    pub opening_offset: usize,
+    /// Clock, limits and waits.
+    pub time: TimeControl,
+    /// Moves after which a game is adjudicated a draw.
+    pub max_moves: Option<usize>,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Where each game's SGF goes.
+    pub sgf_dir: Option<PathBuf>,
+    /// The results file.
+    pub results: Option<PathBuf>,
+    /// Where engines' stderr goes, one file per engine and game.
+    pub log_dir: Option<PathBuf>,
+    /// A sequential test that may stop the match early.
+    pub sprt: Option<Sprt>,
+    /// Seed of the random openings.
+    pub seed: u64,
+    /// The progress display.
+    pub progress: Progress,
+}
+
+impl MatchConfig {
+    /// A match of `games` games between two commands on a 9x9 board, with defaults for the rest.
+    pub fn new(black: &str, white: &str, games: u64) -> MatchConfig {
+        MatchConfig {
+            commands: [black.to_string(), white.to_string()],
+            games,
+            width: 9,
+            height: 9,
+            alternate: false,
+            openings: OpeningSource::None,
+            opening_offset: 0,
+            time: TimeControl::new(None, None, 0.2, 30.0),
+            max_moves: None,
+            concurrency: 1,
+            sgf_dir: None,
+            results: None,
+            log_dir: None,
+            sprt: None,
+            seed: 1,
+            progress: Progress::Off,
+        }
+    }
+
+    /// The settings in one line, for the results file.
+    fn describe(&self) -> String {
+        let mut parts = vec![
+            format!("size {}x{}", self.width, self.height),
+            format!("games {}", self.games),
+            format!("seed {}", self.seed),
+        ];
+        if self.alternate {
+            parts.push("alternate".into());
+        }
+        match &self.openings {
+            OpeningSource::None => {}
+            OpeningSource::File(p) => parts.push(format!("openings {}", p.display())),
+            OpeningSource::Random(k) => parts.push(format!("random-openings {k}")),
+        }
+        if self.opening_offset > 0 {
+            parts.push(format!("opening-offset {}", self.opening_offset));
+        }
+        if let Some(c) = self.time.clock {
+            parts.push(c.command());
+        }
+        if let Some(s) = self.time.per_move {
+            parts.push(format!("time-per-move {s}"));
+        }
+        if let Some(m) = self.max_moves {
+            parts.push(format!("max-moves {m}"));
+        }
+        parts.join(", ")
+    }
+}
+
+/// What a match did.
+#[derive(Clone, Debug)]
+pub struct MatchReport {
+    /// The commands of engines A and B.
+    pub labels: [String; 2],
+    /// What the engines call themselves (`name` and `version`).
+    pub names: [String; 2],
+    /// The finished games, by number.
+    pub results: Vec<GameResult>,
+    /// True when an interrupt stopped the match.
+    pub interrupted: bool,
+    /// The SPRT's decision when the test stopped the match.
+    pub sprt_decision: Option<SprtDecision>,
+}
+
+/// Shared between the coordinator and the workers.
+struct Shared<'a> {
+    config: &'a MatchConfig,
+    geometry: Arc<Geometry>,
+    openings: Vec<(usize, Vec<Move>)>,
+    next: AtomicU64,
+    /// Start no new game (the SPRT decided).
+    drain: AtomicBool,
+    interrupt: &'a AtomicBool,
+}
+
+impl Shared<'_> {
+    fn black(&self, index: u64) -> Side {
+        let swap = self.config.alternate || !self.openings.is_empty();
+        if swap && index % 2 == 1 {
+            Side::B
+        } else {
+            Side::A
+        }
+    }
+
+    fn opening(&self, index: u64) -> Option<(usize, &[Move])> {
+        if self.openings.is_empty() {
+            return None;
+        }
+        let (number, moves) = &self.openings[(index / 2) as usize % self.openings.len()];
+        Some((*number, moves.as_slice()))
+    }
+}
+
+/// Runs a match. `interrupt` (set by a signal handler) stops it: games in progress are abandoned, written to SGF
+/// without a result, and not counted; everything finished is already on disk.
+///
+/// # Errors
+/// A message for settings that cannot work: a bad board size or openings file, an output that cannot be
+/// created, or an engine that does not start and answer `name`.
+pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, String> {
+    let geometry =
+        Arc::new(Geometry::rect(config.width, config.height).map_err(|e| e.to_string())?);
+    let openings = load_openings(config, &geometry)?;
+    for dir in [&config.sgf_dir, &config.log_dir].into_iter().flatten() {
+        fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let mut results_file = match &config.results {
+        Some(path) => {
+            let mut f =
+                File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+            f.write_all(results_header(&config.commands, &config.describe()).as_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            Some(f)
+        }
+        None => None,
+    };
+    let mut names = [String::new(), String::new()];
+    for (i, side) in ["A", "B"].into_iter().enumerate() {
+        let command = &config.commands[i];
+        match probe(command, config.time.command_limit(), interrupt) {
+            Ok(name) => names[i] = name,
+            Err(_) if interrupt.load(Ordering::SeqCst) => {
+                return Ok(MatchReport {
+                    labels: config.commands.clone(),
+                    names,
+                    results: Vec::new(),
+                    interrupted: true,
+                    sprt_decision: None,
+                });
+            }
+            Err(e) => return Err(format!("engine {side} ({command}) {e}")),
+        }
+    }
+    log::info!("engine A: {} ({})", names[0], config.commands[0]);
+    log::info!("engine B: {} ({})", names[1], config.commands[1]);
+
+    let shared = Shared {
+        config,
+        geometry,
+        openings,
+        next: AtomicU64::new(0),
+        drain: AtomicBool::new(false),
+        interrupt,
+    };
+    let mut results: Vec<GameResult> = Vec::new();
+    let mut tally = Tally::default();
+    let mut decision = None;
+    let started = Instant::now();
+    let (tx, rx) = mpsc::channel::<(u64, Side, Played)>();
+    let workers = config.concurrency.max(1).min(config.games.max(1) as usize);
+    let progress = Mutex::new(io::stderr());
+    thread::scope(|scope| {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let shared = &shared;
+            scope.spawn(move || worker(shared, tx));
+        }
+        drop(tx);
+        loop {
+            let (index, black, played) = match rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(message) => message,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
+            match played {
+                Played::Finished(result, game) => {
+                    if let Some(f) = results_file.as_mut()
+                        && let Err(e) = writeln!(f, "{}", result.to_line()).and_then(|()| f.flush())
+                    {
+                        log::error!("cannot write the results file: {e}");
+                    }
+                    write_sgf(config, &names, index, black, &game, Some(&result));
+                    tally.add(&result);
+                    results.push(result);
+                    if let Some(test) = &config.sprt
+                        && decision.is_none()
+                    {
+                        let d = test.decide(tally.a);
+                        if d != SprtDecision::Continue {
+                            decision = Some(d);
+                            shared.drain.store(true, Ordering::SeqCst);
+                            log::info!("SPRT: {}; finishing the games in progress", d.describe());
+                        }
+                    }
+                    show_progress(config, &progress, &tally, started);
+                }
+                Played::Interrupted(game) => write_sgf(config, &names, index, black, &game, None),
+            }
+        }
+    });
+    if config.progress == Progress::Overwrite && !results.is_empty() {
+        let _ = writeln!(io::stderr());
+    }
+    results.sort_by_key(|r| r.number);
+    Ok(MatchReport {
+        labels: config.commands.clone(),
+        names,
+        results,
+        interrupted: interrupt.load(Ordering::SeqCst),
+        sprt_decision: decision,
+    })
+}
+
+fn load_openings(
+    config: &MatchConfig,
+    geometry: &Arc<Geometry>,
+) -> Result<Vec<(usize, Vec<Move>)>, String> {
+    match &config.openings {
+        OpeningSource::None => Ok(Vec::new()),
+        OpeningSource::File(path) => {
+            let text = fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let all =
+                parse_openings(&text, geometry).map_err(|e| format!("{}: {e}", path.display()))?;
+            let n = all.len();
+            let mut list: Vec<(usize, Vec<Move>)> = all.into_iter().enumerate().collect();
+            list.rotate_left(config.opening_offset % n);
+            Ok(list)
+        }
+        OpeningSource::Random(k) => {
+            let count = config.games.div_ceil(2).max(1) as usize;
+            (config.opening_offset..config.opening_offset + count)
+                .map(|i| random_opening(geometry, *k, config.seed, i).map(|o| (i, o)))
+                .collect()
+        }
+    }
+}
+
+/// Starts `command`, asks `name` and `version`, and quits it.
+fn probe(command: &str, limit: Duration, interrupt: &AtomicBool) -> Result<String, String> {
+    let mut engine =
+        EngineProcess::spawn(command, false).map_err(|e| format!("could not be started: {e}"))?;
+    let name = engine
+        .command("name", limit, interrupt)
+        .map_err(|f| format!("did not answer 'name': {f}"))?;
+    let name = if name.ok {
+        shorten(name.text.lines().next().unwrap_or(""))
+    } else {
+        "?".to_string()
+    };
+    let version = match engine.command("version", limit, interrupt) {
+        Ok(r) if r.ok && !r.text.is_empty() => format!(" {}", shorten(&r.text)),
+        _ => String::new(),
+    };
+    engine.quit(QUIT_WAIT);
+    Ok(format!("{name}{version}"))
+}
+
+fn worker(shared: &Shared<'_>, tx: Sender<(u64, Side, Played)>) {
+    let config = shared.config;
+    let mut seats = [
+        Seat::new(Side::A, &config.commands[0]),
+        Seat::new(Side::B, &config.commands[1]),
+    ];
+    loop {
+        if shared.interrupt.load(Ordering::SeqCst) || shared.drain.load(Ordering::SeqCst) {
+            break;
+        }
+        let index = shared.next.fetch_add(1, Ordering::SeqCst);
+        if index >= config.games {
+            break;
+        }
+        let spec = GameSpec {
+            number: index + 1,
+            geometry: shared.geometry.clone(),
+            black: shared.black(index),
+            opening: shared.opening(index),
+            time: config.time,
+            max_moves: config.max_moves,
+            log_dir: config.log_dir.clone(),
+        };
+        let played = play_game(&mut seats, &spec, shared.interrupt);
+        if tx.send((index, spec.black, played)).is_err() {
+            break;
+        }
+    }
+    let politely = !shared.interrupt.load(Ordering::SeqCst);
+    for seat in &mut seats {
+        seat.shut_down(politely);
+    }
+}
+
+fn sgf_path(dir: &Path, number: u64) -> PathBuf {
+    dir.join(format!("game-{number:04}.sgf"))
+}
+
+fn write_sgf(
+    config: &MatchConfig,
+    names: &[String; 2],
+    index: u64,
+    black: Side,
+    game: &Game,
+    result: Option<&GameResult>,
+) {
+    let Some(dir) = &config.sgf_dir else {
+        return;
+    };
+    let number = index + 1;
+    let label = |side: Side| {
+        format!(
+            "{} ({})",
+            names[side.index()],
+            config.commands[side.index()]
+        )
+    };
+    let mut comment = format!(
+        "oust match, game {number}: black is engine {}, white is engine {}.",
+        black.letter(),
+        black.other().letter()
+    );
+    match result {
+        Some(r) if !r.detail.is_empty() => {
+            comment.push_str(&format!(
+                " {} ({}): {}",
+                r.sgf_result(),
+                r.reason.keyword(),
+                r.detail
+            ));
+        }
+        Some(r) => comment.push_str(&format!(" {} ({})", r.sgf_result(), r.reason.keyword())),
+        None => comment.push_str(" The match was interrupted during this game: no result."),
+    }
+    let info = GameInfo {
+        black: Some(label(black)),
+        white: Some(label(black.other())),
+        result: result.map(GameResult::sgf_result),
+        comment: Some(comment),
+        date: None,
+    };
+    let path = sgf_path(dir, number);
+    if let Err(e) = fs::write(&path, sgf::write(game, &info)) {
+        log::error!("cannot write {}: {e}", path.display());
+    }
+}
+
+fn duration_text(secs: f64) -> String {
+    let s = secs.round() as u64;
+    if s >= 3600 {
+        format!("{}h{:02}m", s / 3600, (s % 3600) / 60)
+    } else if s >= 60 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{s}s")
+    }
+}
+
+fn show_progress(config: &MatchConfig, out: &Mutex<io::Stderr>, tally: &Tally, started: Instant) {
+    if config.progress == Progress::Off {
+        return;
+    }
+    let wdl = tally.a;
+    let done = wdl.games();
+    let mut line = format!(
+        "game {done}/{}: A {}-{}-{} (W-L-D)",
+        config.games, wdl.wins, wdl.losses, wdl.draws
+    );
+    if let (Some(s), Some(elo), Some((lo, hi))) = (wdl.score(), wdl.elo(), wdl.elo_interval()) {
+        let half = (hi - lo) / 2.0;
+        if elo.is_finite() && half.is_finite() {
+            line.push_str(&format!(", score {s:.3}, Elo {elo:+.0} +/- {half:.0}"));
+        } else {
+            line.push_str(&format!(", score {s:.3}"));
+        }
+    }
+    if let Some(test) = &config.sprt {
+        line.push_str(&format!(", LLR {:.2}", test.llr(wdl)));
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    let left = config.games.saturating_sub(done);
+    if done > 0 && left > 0 {
+        line.push_str(&format!(
+            ", about {} left",
+            duration_text(elapsed / done as f64 * left as f64)
+        ));
+    }
+    let mut err = out
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _ = match config.progress {
+        Progress::Overwrite => write!(err, "\r{line}\x1b[K"),
+        _ => writeln!(err, "{line}"),
+    };
+    let _ = err.flush();
+}

@@ -1,0 +1,336 @@
+//! `oust match` end to end: real engines through the binary, a deliberately broken engine (tests/broken_engine.py,
+//! a wrapper around the real one) through the library, and every SGF record replayed through the rules.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::Duration;
+
+use oust::matches::{
+    self, GameResult, MatchConfig, OpeningSource, Reason, ResultsFile, Side, Sprt, SprtDecision,
+    TimeControl,
+};
+use oust::rules::Status;
+use oust::sgf;
+
+const OUST: &str = env!("CARGO_BIN_EXE_oust");
+
+/// Arguments that make `oust` answer `genmove` at once, reproducibly: a short single-threaded search.
+const QUICK: &str = "--playouts 30 --threads 1";
+
+fn oust(seed: u64) -> String {
+    format!("{OUST} --seed {seed} {QUICK}")
+}
+
+fn broken(mode: &str, seed: u64) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/broken_engine.py");
+    format!("python3 {} {mode} {}", script.display(), oust(seed))
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("oust-match-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Every game's SGF replays legally through the rules and agrees with its results line.
+fn check_sgfs(dir: &Path, results: &[GameResult], commands: &[String; 2]) {
+    for r in results {
+        let path = dir.join(format!("game-{:04}.sgf", r.number));
+        let text = fs::read_to_string(&path).unwrap();
+        let record = sgf::parse(&text).unwrap();
+        let game = sgf::replay(&record, None)
+            .unwrap_or_else(|e| panic!("{}: {e}\n{text}", path.display()));
+        assert_eq!(record.get("RE"), Some(r.sgf_result().as_str()), "{text}");
+        assert_eq!(game.records().len(), r.moves, "{text}");
+        let status = game.position().status();
+        match r.reason {
+            Reason::Capture | Reason::NoPlacement => {
+                assert_eq!(status, Status::Over(r.outcome), "{text}")
+            }
+            _ => assert!(!matches!(status, Status::Over(_)), "{text}"),
+        }
+        let pb = record.get("PB").unwrap();
+        assert!(pb.contains(&commands[r.black.index()]), "{pb}");
+        if r.reason.is_forfeit() {
+            assert!(record.get("C").unwrap().contains(&r.detail), "{text}");
+        }
+    }
+}
+
+fn counts(results: &[GameResult], side: Side) -> (u64, u64, u64) {
+    let wins = results.iter().filter(|r| r.winner() == Some(side)).count() as u64;
+    let losses = results
+        .iter()
+        .filter(|r| r.winner() == Some(side.other()))
+        .count() as u64;
+    let draws = results.iter().filter(|r| r.winner().is_none()).count() as u64;
+    (wins, losses, draws)
+}
+
+#[test]
+fn two_oust_engines_play_twenty_games_and_everything_agrees() {
+    let dir = scratch("twenty");
+    let commands = [oust(1), oust(2)];
+    let results_path = dir.join("results.tsv");
+    let out = Command::new(OUST)
+        .args(["match", "--black", &commands[0], "--white", &commands[1]])
+        .args(["--games", "20", "--size", "7", "--alternate", "--seed", "5"])
+        .arg("--sgf-dir")
+        .arg(dir.join("sgf"))
+        .arg("--results")
+        .arg(&results_path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stderr.contains("game 20/20"), "no progress line: {stderr}");
+
+    let file = ResultsFile::parse(&fs::read_to_string(&results_path).unwrap()).unwrap();
+    assert_eq!(file.labels, commands);
+    let mut results = file.games;
+    results.sort_by_key(|r| r.number);
+    assert_eq!(
+        results.iter().map(|r| r.number).collect::<Vec<_>>(),
+        (1..=20).collect::<Vec<_>>()
+    );
+    for r in &results {
+        assert!(!r.reason.is_forfeit(), "{r:?}");
+        let black = if r.number % 2 == 1 { Side::A } else { Side::B };
+        assert_eq!(r.black, black, "colours alternate");
+    }
+    check_sgfs(&dir.join("sgf"), &results, &commands);
+
+    // The printed table has the same games as the results file.
+    let table: Vec<Vec<&str>> = stdout
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|w| w.len() >= 9 && w[0].parse::<u64>().is_ok())
+        .collect();
+    assert_eq!(table.len(), 20, "{stdout}");
+    for (row, r) in table.iter().zip(&results) {
+        assert_eq!(row[0], r.number.to_string());
+        assert_eq!(row[1], r.black.letter().to_string());
+        assert_eq!(row[3], r.outcome.code());
+        assert_eq!(row[4], r.reason.keyword());
+        assert_eq!(row[5], r.moves.to_string());
+    }
+    // The summary counts the same wins, losses and draws.
+    let (w, l, d) = counts(&results, Side::A);
+    assert_eq!(w + l + d, 20);
+    assert!(stdout.contains("games: 20\n"), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "A: {w} wins, {l} losses, {d} draws (0 lost by forfeit)"
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "B: {l} wins, {w} losses, {d} draws (0 lost by forfeit)"
+        )),
+        "{stdout}"
+    );
+    let score = (w as f64 + 0.5 * d as f64) / 20.0;
+    assert!(
+        stdout.contains(&format!("score of A: {score:.3} ")),
+        "{stdout}"
+    );
+
+    // Two shards merge into one summary of twice the games.
+    let merged = Command::new(OUST)
+        .args(["match", "--merge"])
+        .arg(&results_path)
+        .arg(&results_path)
+        .output()
+        .unwrap();
+    let merged = String::from_utf8(merged.stdout).unwrap();
+    assert!(merged.contains("games: 40\n"), "{merged}");
+    assert!(
+        merged.contains(&format!(
+            "A: {} wins, {} losses, {} draws",
+            2 * w,
+            2 * l,
+            2 * d
+        )),
+        "{merged}"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// Plays `games` games of the broken engine (A) in `mode` against a sound `oust` (B), colours alternating.
+fn against_broken(
+    mode: &str,
+    games: u64,
+    adjust: impl FnOnce(&mut MatchConfig),
+) -> Vec<GameResult> {
+    let dir = scratch(mode);
+    let mut config = MatchConfig::new(&broken(mode, 1), &oust(2), games);
+    config.width = 7;
+    config.height = 7;
+    config.alternate = true;
+    config.sgf_dir = Some(dir.join("sgf"));
+    config.log_dir = Some(dir.join("logs"));
+    adjust(&mut config);
+    let report = matches::run(&config, &AtomicBool::new(false)).unwrap();
+    assert!(!report.interrupted);
+    assert_eq!(report.results.len() as u64, games, "the match finishes");
+    check_sgfs(&dir.join("sgf"), &report.results, &config.commands);
+    for r in &report.results {
+        assert!(
+            dir.join(format!("logs/game-{:04}-black.log", r.number))
+                .exists(),
+            "no stderr log for game {}",
+            r.number
+        );
+    }
+    let _ = fs::remove_dir_all(&dir);
+    report.results
+}
+
+#[track_caller]
+fn assert_forfeits(results: &[GameResult], reason: Reason, words: &str) {
+    for r in results {
+        assert_eq!(r.forfeited_by(), Some(Side::A), "{r:?}");
+        assert_eq!(r.reason, reason, "{r:?}");
+        assert!(r.detail.contains(words), "{r:?}");
+    }
+}
+
+#[test]
+fn an_illegal_move_is_a_forfeit() {
+    let results = against_broken("illegal", 2, |_| {});
+    assert_forfeits(&results, Reason::Illegal, "illegal move");
+    assert!(
+        results[0].detail.contains("Z25 is off the 7x7 board"),
+        "{results:?}"
+    );
+    assert!(results[1].detail.contains("is occupied"), "{results:?}");
+}
+
+#[test]
+fn garbage_is_a_forfeit() {
+    let results = against_broken("garbage", 2, |_| {});
+    assert_forfeits(&results, Reason::Malformed, "'banana', which is not a move");
+}
+
+#[test]
+fn a_crash_mid_game_is_a_forfeit_and_the_engine_restarts() {
+    let results = against_broken("crash", 2, |_| {});
+    assert_forfeits(&results, Reason::Crash, "exit status 3");
+    // Both crashes came after moves were played: the second game had a fresh engine.
+    assert!(results.iter().all(|r| r.moves > 0), "{results:?}");
+}
+
+#[test]
+fn a_hanging_engine_loses_on_time_and_is_replaced() {
+    let results = against_broken("hang", 2, |c| {
+        c.time = TimeControl::new(Some(0.5), None, 0.5, 30.0);
+    });
+    assert_forfeits(&results, Reason::Time, "exceeded its time");
+    assert!(results.iter().all(|r| r.moves > 0), "{results:?}");
+    // The time waited for the hung move is charged to the hung engine.
+    for r in &results {
+        let hung = if r.black == Side::A { 0 } else { 1 };
+        assert!(r.time[hung] >= 1.0, "{r:?}");
+    }
+}
+
+#[test]
+fn ignoring_the_extra_turn_is_a_forfeit() {
+    // After B A1, W A2, B G7, W G6, Black (the broken engine) can capture A2 with B1 and must then place again.
+    let dir = scratch("openings");
+    let openings = dir.join("openings.txt");
+    fs::write(&openings, "A1 A2 G7 G6\n").unwrap();
+    let results = against_broken("extra-turn", 1, |c| {
+        c.openings = OpeningSource::File(openings.clone());
+    });
+    assert_forfeits(&results, Reason::ExtraTurn, "passed during its extra turn");
+    assert_eq!(results[0].moves, 5, "the opening and the capture");
+    assert_eq!(results[0].opening, Some(0));
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_plain_gtp_engine_plays_random_openings_concurrently() {
+    // Bare genmove vertices, no move reports: the referee needs none.
+    let results = against_broken("good", 8, |c| {
+        c.openings = OpeningSource::Random(3);
+        c.concurrency = 2;
+        c.seed = 11;
+    });
+    assert!(
+        results.iter().all(|r| !r.reason.is_forfeit()),
+        "{results:?}"
+    );
+    // Each opening is played twice, colours swapped.
+    for pair in results.chunks(2) {
+        assert_eq!(pair[0].opening, pair[1].opening);
+        assert_eq!(pair[0].black, Side::A);
+        assert_eq!(pair[1].black, Side::B);
+    }
+    assert_eq!(results[0].opening, Some(0));
+    assert_eq!(results[6].opening, Some(3));
+}
+
+#[test]
+fn the_sprt_stops_a_decided_match() {
+    let mut config = MatchConfig::new(&broken("illegal", 1), &oust(2), 200);
+    // H1 says A scores 76%; each loss is then worth about ln(0.24 / 0.5) = -0.73 of log-likelihood ratio.
+    config.sprt = Some(Sprt::new(0.0, 200.0, 0.05, 0.05).unwrap());
+    config.concurrency = 2;
+    let report = matches::run(&config, &AtomicBool::new(false)).unwrap();
+    assert_eq!(report.sprt_decision, Some(SprtDecision::H0));
+    // Every game is a loss of A: the test decides after a handful, and only a game in progress finishes after that.
+    let n = report.results.len();
+    assert!((4..=8).contains(&n), "{n} games");
+    assert!(report.results.iter().all(|r| r.winner() == Some(Side::B)));
+}
+
+#[test]
+fn an_interrupt_abandons_the_game_in_progress() {
+    let dir = scratch("interrupt");
+    let mut config = MatchConfig::new(&broken("hang", 1), &oust(2), 3);
+    config.width = 7;
+    config.height = 7;
+    config.sgf_dir = Some(dir.join("sgf"));
+    config.results = Some(dir.join("results.tsv"));
+    config.log_dir = Some(dir.join("logs"));
+    let interrupt = AtomicBool::new(false);
+    let report = thread::scope(|s| {
+        s.spawn(|| {
+            // Once the first game has started, the broken engine hangs at its second move.
+            let log = dir.join("logs/game-0001-black.log");
+            while !log.exists() {
+                thread::sleep(Duration::from_millis(20));
+            }
+            thread::sleep(Duration::from_millis(300));
+            interrupt.store(true, Ordering::SeqCst);
+        });
+        matches::run(&config, &interrupt).unwrap()
+    });
+    assert!(report.interrupted);
+    assert!(report.results.is_empty(), "{:?}", report.results);
+    // The abandoned game is on disk without a result; the results file has its header and no game.
+    let text = fs::read_to_string(dir.join("sgf/game-0001.sgf")).unwrap();
+    assert!(!text.contains("RE["), "{text}");
+    sgf::replay(&sgf::parse(&text).unwrap(), None).unwrap();
+    let file = ResultsFile::parse(&fs::read_to_string(dir.join("results.tsv")).unwrap()).unwrap();
+    assert!(file.games.is_empty());
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_engine_that_does_not_start_is_a_clear_error() {
+    let config = MatchConfig::new("exit 1", &oust(2), 2);
+    let err = matches::run(&config, &AtomicBool::new(false)).unwrap_err();
+    assert!(
+        err.starts_with("engine A (exit 1) did not answer 'name'"),
+        "{err}"
+    );
+}
