@@ -1,5 +1,5 @@
-//! The match statistics against values computed independently (score intervals and Elo by hand from the
-//! formulas, LOS from the normal distribution, and the SPRT's log-likelihood ratios by maximising each hypothesis'
+//! The match statistics against values computed independently (score intervals by bisection on the Wilson
+//! condition with the draw-corrected variance, Elo by hand from the formulas, LOS from the normal distribution, and the SPRT's log-likelihood ratios by maximising each hypothesis'
 //! likelihood over the draw rate with a golden-section search, a different method from the engine's).
 
 use oust::matches::stats::{Sprt, SprtDecision, Wdl, elo_from_score, score_from_elo};
@@ -20,30 +20,30 @@ fn score_and_elo_with_their_intervals() {
         (
             (60, 20, 20),
             0.7,
-            (0.621_601_440_6, 0.778_398_559_4),
+            (0.615_311_582_6, 0.769_891_018_1),
             147.190_714_117_8,
-            (86.225_015_200_3, 218.251_777_641_1),
+            (81.594_392_005_7, 209.798_272_829_6),
         ),
         (
             (55, 0, 45),
             0.55,
-            (0.452_493_022_9, 0.647_506_977_1),
+            (0.452_446_030_0, 0.643_854_620_2),
             34.860_070_287_6,
-            (-33.111_108_326_9, 105.637_570_902_5),
+            (-33.144_060_134_9, 102.864_200_710_0),
         ),
         (
             (30, 40, 30),
             0.5,
-            (0.424_090_921_3, 0.575_909_078_7),
+            (0.425_508_223_7, 0.574_491_776_3),
             0.0,
-            (-53.157_979_780_1, 53.157_979_780_1),
+            (-52.150_343_272_7, 52.150_343_272_7),
         ),
         (
             (10, 5, 3),
             0.694_444_444_4,
-            (0.519_904_351_9, 0.868_984_537_0),
+            (0.498_147_680_6, 0.822_343_732_5),
             142.618_929_405_5,
-            (13.838_273_394_2, 328.675_797_016_1),
+            (-1.287_129_259_6, 266.189_141_270_5),
         ),
     ];
     for ((w, d, l), score, (slo, shi), elo, (elo_lo, elo_hi)) in cases {
@@ -65,6 +65,19 @@ fn score_and_elo_with_their_intervals() {
     assert_eq!(Wdl::new(3, 0, 0).elo(), Some(f64::INFINITY));
     assert_eq!(Wdl::new(0, 0, 3).elo(), Some(f64::NEG_INFINITY));
     assert_close(score_from_elo(elo_from_score(0.3)), 0.3, 1e-12);
+}
+
+#[test]
+fn a_clean_sweep_still_has_a_finite_lower_bound() {
+    // 200 wins out of 200: the score could still be as low as 0.9812 (Elo +686.6) at 95%.
+    let (lo, hi) = Wdl::new(200, 0, 0).score_interval().unwrap();
+    assert_close(lo, 0.981_154_673_6, 1e-9);
+    assert_eq!(hi, 1.0);
+    let (elo_lo, elo_hi) = Wdl::new(200, 0, 0).elo_interval().unwrap();
+    assert_close(elo_lo, 686.613_525_449_5, 1e-6);
+    assert!(elo_hi.is_infinite());
+    // Only draws: no uncertainty about the score at all.
+    assert_eq!(Wdl::new(0, 50, 0).score_interval(), Some((0.5, 0.5)));
 }
 
 #[test]

@@ -44,22 +44,22 @@ impl Wdl {
         (n > 0.0).then(|| (self.wins as f64 + 0.5 * self.draws as f64) / n)
     }
 
-    /// The standard error of the mean score, from the sample variance of the per-game scores.
-    fn score_error(self) -> Option<f64> {
-        let s = self.score()?;
-        let n = self.games() as f64;
-        let var = (self.wins as f64 * (1.0 - s).powi(2)
-            + self.draws as f64 * (0.5 - s).powi(2)
-            + self.losses as f64 * s.powi(2))
-            / n;
-        Some((var / n).sqrt())
-    }
-
-    /// The 95% interval of the mean score (normal approximation), clamped to `[0, 1]`.
+    /// The 95% interval of the mean score: the Wilson score interval, with the variance of a game's score
+    /// corrected for the observed draw rate (`s (1 - s) - d / 4` for a true score `s` and draw rate `d`). Unlike
+    /// the plain normal approximation it stays meaningful after only wins or only losses, where it gives the
+    /// bound that the games can still support instead of a zero-width interval.
     pub fn score_interval(self) -> Option<(f64, f64)> {
-        let s = self.score()?;
-        let d = Z95 * self.score_error()?;
-        Some(((s - d).max(0.0), (s + d).min(1.0)))
+        let p = self.score()?;
+        let n = self.games() as f64;
+        let d = self.draws as f64 / n;
+        let k = Z95 * Z95 / n;
+        // Solve (p - s)^2 = k (s (1 - s) - d / 4) for s.
+        let (a, b, c) = (1.0 + k, 2.0 * p + k, p * p + k * d / 4.0);
+        let root = (b * b - 4.0 * a * c).max(0.0).sqrt();
+        Some((
+            ((b - root) / (2.0 * a)).max(0.0),
+            ((b + root) / (2.0 * a)).min(1.0),
+        ))
     }
 
     /// The Elo difference the mean score stands for; infinite after only wins or only losses.
