@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::rules::{Color, IllegalMove, Status};
+use crate::rules::{Color, IllegalMove, Move, Status};
 use crate::search::time::{Clock, TimeSystem, moves_left};
 use crate::search::{Control, Limits, Request, SearchResult, Setup, nodes_for_megabytes};
 
@@ -105,14 +105,20 @@ fn wants_resign(e: &mut Engine, result: &SearchResult) -> bool {
     *streak >= 2
 }
 
-pub(crate) fn genmove(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
-    let started = Instant::now();
+/// Checks the colour argument and searches: the colour, its move and the search behind it.
+fn choose(e: &mut Engine, args: &[&str]) -> Result<(Color, Move, SearchResult), GtpError> {
     let color = color_arg(args[0])?;
     check_turn(e, color)?;
     let result = e.think();
     let mv = result
         .best
         .ok_or_else(|| GtpError::Failed("internal error: no move found".into()))?;
+    Ok((color, mv, result))
+}
+
+pub(crate) fn genmove(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
+    let started = Instant::now();
+    let (color, mv, result) = choose(e, args)?;
     if wants_resign(e, &result) {
         e.clock_mut(color).spend(started.elapsed().as_secs_f64());
         return Ok("resign".into());
@@ -133,12 +139,7 @@ pub(crate) fn genmove(e: &mut Engine, args: &[&str]) -> Result<String, GtpError>
 }
 
 pub(crate) fn reg_genmove(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
-    let color = color_arg(args[0])?;
-    check_turn(e, color)?;
-    let result = e.think();
-    let mv = result
-        .best
-        .ok_or_else(|| GtpError::Failed("internal error: no move found".into()))?;
+    let (_, mv, _) = choose(e, args)?;
     Ok(move_name(e.game.position(), mv))
 }
 
@@ -310,7 +311,7 @@ pub(crate) fn heatmap(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
     let mut influence = String::from("INFLUENCE");
     let mut labels = String::from("LABEL");
     for m in &result.info.moves {
-        if m.mv == crate::rules::Move::Pass {
+        if m.mv == Move::Pass {
             continue;
         }
         let name = move_name(pos, m.mv);

@@ -9,7 +9,7 @@ use crate::rules::{Color, Move, Outcome, Point, Position};
 
 use super::playout::play_random;
 use super::policy::{PriorWeights, play_biased, priors, uniform};
-use super::tree::{EXPANDED, LEAF, Tree};
+use super::tree::{EXPANDED, LEAF, Padded, Tree};
 
 /// Which tree search runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,18 +110,19 @@ struct Worker {
 }
 
 /// Everything the search threads share.
+/// The counters that threads write have cache lines of their own, apart from the settings every thread reads.
 struct Shared<'a> {
     tree: &'a Tree,
     root: &'a Position,
     cfg: &'a Config,
-    playouts: AtomicU64,
     limit: u64,
+    move_cap: usize,
     /// Set from outside to stop the search; never written here.
     stop: &'a AtomicBool,
+    playouts: Padded<AtomicU64>,
     /// Set by the monitor (deadline, callback) to end this search.
-    halt: AtomicBool,
-    finished: AtomicUsize,
-    move_cap: usize,
+    halt: Padded<AtomicBool>,
+    finished: Padded<AtomicUsize>,
 }
 
 fn score2(outcome: Outcome, mover: Color) -> u32 {
@@ -362,11 +363,11 @@ pub fn run(
         tree,
         root,
         cfg,
-        playouts: AtomicU64::new(0),
+        playouts: Padded(AtomicU64::new(0)),
         limit: limits.playouts.unwrap_or(u64::MAX),
         stop,
-        halt: AtomicBool::new(false),
-        finished: AtomicUsize::new(0),
+        halt: Padded(AtomicBool::new(false)),
+        finished: Padded(AtomicUsize::new(0)),
         move_cap: w * h * 50,
     };
     let threads = threads.max(1);

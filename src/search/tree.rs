@@ -219,12 +219,25 @@ fn zeroed_nodes(n: usize) -> Box<[Node]> {
     }
 }
 
-/// The arena and the index of its root.
+/// A value alone on its cache line, so that threads writing it do not slow down threads reading its neighbours.
+#[derive(Default)]
+#[repr(align(64))]
+pub struct Padded<T>(pub T);
+
+impl<T> std::ops::Deref for Padded<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// The arena and the index of its root. The allocation counter, written at every expansion, has a cache line of
+/// its own: the arena's address, read at every step of every thread, must not share one with it.
 pub struct Tree {
     nodes: Box<[Node]>,
-    used: AtomicUsize,
-    full: AtomicBool,
     root: u32,
+    used: Padded<AtomicUsize>,
+    full: Padded<AtomicBool>,
 }
 
 impl Tree {
@@ -235,8 +248,8 @@ impl Tree {
         let nodes = zeroed_nodes(capacity.max(1));
         let tree = Tree {
             nodes,
-            used: AtomicUsize::new(1),
-            full: AtomicBool::new(false),
+            used: Padded(AtomicUsize::new(1)),
+            full: Padded(AtomicBool::new(false)),
             root: 0,
         };
         tree.nodes[0].init(Move::Pass, Color::White, 1.0);
