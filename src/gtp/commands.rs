@@ -259,7 +259,7 @@ fn new_board(e: &mut Engine, width: usize, height: usize) -> Result<String, GtpE
             "{width}x{height}: each side must be {MIN_SIDE} to {MAX_SIDE}"
         ))
     })?;
-    e.game = Game::new(Arc::new(geo));
+    e.start_game(Game::new(Arc::new(geo)));
     Ok(String::new())
 }
 
@@ -275,7 +275,7 @@ fn rect_boardsize(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
 }
 
 fn clear_board(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
-    e.game = Game::new(Arc::clone(e.game.position().geometry_arc()));
+    e.start_game(Game::new(Arc::clone(e.game.position().geometry_arc())));
     Ok(String::new())
 }
 
@@ -402,6 +402,8 @@ fn setup(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
             };
         }
     }
-    e.game = Game::from_position(Position::setup(geo, &stones, to_move, extra));
+    e.start_game(Game::from_position(Position::setup(
+        geo, &stones, to_move, extra,
+    )));
     Ok(String::new())
 }

@@ -75,6 +75,16 @@ impl Engine {
         })
     }
 
+    /// Replaces the game by a new one: both clocks start full again and the resignation counts restart. (The
+    /// search tree notices the new game by itself.)
+    pub(crate) fn start_game(&mut self, game: Game) {
+        self.game = game;
+        for clock in &mut self.clocks {
+            *clock = Clock::new(clock.system());
+        }
+        self.low_streak = [0, 0];
+    }
+
     /// Restarts the random generator from `seed`.
     pub(crate) fn reseed(&mut self, seed: u64) {
         self.options.seed = seed;
