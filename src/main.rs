@@ -4,7 +4,7 @@ use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use oust::gtp::{self, Engine, Options};
+use oust::gtp::{self, Engine, Options, Reports};
 
 /// An engine for the board game Oust, speaking a GTP-style protocol on stdin and stdout.
 #[derive(Parser, Debug)]
@@ -18,6 +18,10 @@ struct Cli {
     /// Board at start-up: N for N x N, or WxH
     #[arg(long, default_value = "9", value_parser = parse_size)]
     size: (usize, usize),
+    /// Move reports after play and genmove responses: on, off (standard GTP, for strict controllers), or auto (on
+    /// until a GoGui controller is detected by its gogui-rules_* commands)
+    #[arg(long, default_value = "auto", value_name = "auto|on|off", value_parser = parse_reports)]
+    reports: Reports,
 }
 
 #[derive(Subcommand, Debug)]
@@ -28,6 +32,10 @@ enum Command {
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
     },
+}
+
+fn parse_reports(s: &str) -> Result<Reports, String> {
+    Reports::from_name(s).ok_or_else(|| format!("'{s}' is not auto, on or off"))
 }
 
 fn parse_size(s: &str) -> Result<(usize, usize), String> {
@@ -61,6 +69,7 @@ fn serve(cli: &Cli) -> ExitCode {
         seed,
         width: cli.size.0,
         height: cli.size.1,
+        reports: cli.reports,
     };
     let mut engine = match Engine::new(options) {
         Ok(e) => e,

@@ -5,14 +5,16 @@ mod commands;
 mod engine;
 mod error;
 mod format;
+mod gogui;
 mod input;
 mod parse;
 
 use std::io::{self, BufRead, Write};
 
 pub use commands::{COMMANDS, CommandSpec, Handler};
-pub use engine::{Engine, Options};
+pub use engine::{Engine, Options, Reports};
 pub use error::GtpError;
+pub use gogui::{ANALYZE_COMMANDS, AnalyzeSpec};
 pub use input::{MAX_LINE, RawLine, preprocess, read_line};
 pub use parse::{
     CommandLine, LineError, MoveArg, VertexArg, parse_color, parse_command_line, parse_float,
