@@ -11,8 +11,8 @@ use crate::search;
 use super::engine::Engine;
 use super::error::{GtpError, syntax};
 use super::format::{board_diagram, move_name, report_tokens, status_line};
-use super::gogui;
 use super::parse::{MoveArg, parse_color, parse_float, parse_int, parse_move};
+use super::{gogui, records};
 
 /// A command handler: the engine and the arguments, already counted against the table's arity.
 pub type Handler = fn(&mut Engine, &[&str]) -> Result<String, GtpError>;
@@ -169,6 +169,20 @@ pub static COMMANDS: &[CommandSpec] = &[
         0..=1,
         "move reports in play and genmove responses",
         gogui::reports
+    ),
+    command!(
+        "printsgf",
+        "[FILE]",
+        0..=1,
+        "the game as an SGF record",
+        records::printsgf
+    ),
+    command!(
+        "loadsgf",
+        "FILE [MOVE_NUMBER]",
+        1..=2,
+        "load a game from an SGF record",
+        records::loadsgf
     ),
     command!(
         "gogui-rules_game_id",

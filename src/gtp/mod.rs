@@ -8,6 +8,7 @@ mod format;
 mod gogui;
 mod input;
 mod parse;
+mod records;
 
 use std::io::{self, BufRead, Write};
 
