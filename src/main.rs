@@ -1,10 +1,13 @@
 //! The `oust` binary: command-line flags, logging, and the protocol loop on stdin/stdout.
 
 use std::io::{self, IsTerminal};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use oust::gtp::{self, Engine, Options, Reports};
+use oust::rules::Status;
+use oust::sgf;
 
 /// An engine for the board game Oust, speaking a GTP-style protocol on stdin and stdout.
 #[derive(Parser, Debug)]
@@ -32,6 +35,13 @@ enum Command {
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
     },
+    /// Validate SGF game records: syntax, every move legal, the result (RE) the one the moves reach. Exits with
+    /// status 1 when a record is bad
+    SgfCheck {
+        /// The records to check
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
 }
 
 fn parse_reports(s: &str) -> Result<Reports, String> {
@@ -58,8 +68,45 @@ fn main() -> ExitCode {
             println!("{report}");
             ExitCode::SUCCESS
         }
+        Some(Command::SgfCheck { files }) => sgf_check(&files),
         None => serve(&cli),
     }
+}
+
+/// `oust sgf-check`: one line per file, on stdout for a good record and on stderr for a bad one.
+fn sgf_check(files: &[PathBuf]) -> ExitCode {
+    let mut bad = 0;
+    for file in files {
+        match check_file(file) {
+            Ok(summary) => println!("{}: ok: {summary}", file.display()),
+            Err(why) => {
+                eprintln!("{}: {why}", file.display());
+                bad += 1;
+            }
+        }
+    }
+    if bad == 0 {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("{bad} of {} records are bad", files.len());
+        ExitCode::FAILURE
+    }
+}
+
+fn check_file(file: &Path) -> Result<String, String> {
+    let text = sgf::read_file(file).map_err(|e| format!("cannot read: {e}"))?;
+    let (record, game) = sgf::check(&text).map_err(|e| e.to_string())?;
+    let pos = game.position();
+    let end = match pos.status() {
+        Status::Over(o) => format!("result {}", o.describe()),
+        _ => format!("unfinished, {} to move", pos.to_move()),
+    };
+    Ok(format!(
+        "{}x{}, {} moves, {end}",
+        record.width,
+        record.height,
+        record.moves.len()
+    ))
 }
 
 fn serve(cli: &Cli) -> ExitCode {
