@@ -291,6 +291,7 @@ fn sgf_check_accepts_good_records_and_refuses_bad_ones() {
     let good = [
         fixture("gogui-cvc-game.sgf"),
         fixture("gogui-human-game.sgf"),
+        fixture("gogui-pass-game.sgf"),
     ];
     let args: Vec<&str> = ["sgf-check"]
         .into_iter()
@@ -302,9 +303,11 @@ fn sgf_check_accepts_good_records_and_refuses_bad_ones() {
         String::from_utf8(out.stdout).unwrap(),
         format!(
             "{}: ok: 9x9, 111 moves, result W+ (white captured every black stone)\n\
-             {}: ok: 9x9, 111 moves, result W+ (white captured every black stone)\n",
+             {}: ok: 9x9, 111 moves, result W+ (white captured every black stone)\n\
+             {}: ok: 3x3, 12 moves, result W+ (white captured every black stone)\n",
             good[0].display(),
-            good[1].display()
+            good[1].display(),
+            good[2].display()
         )
     );
     assert!(out.stderr.is_empty());

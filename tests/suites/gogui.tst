@@ -142,6 +142,15 @@ oust-setup b O.O/X.O/XX.
 40 gogui-rules_side_to_move
 #? [black]
 
+# A human's pass arrives from GoGui in upper case.
+oust-setup b O.O/X.O/XX.
+play b B3
+48 play W PASS
+#? []
+
+49 gogui-rules_side_to_move
+#? [black]
+
 # The reports can be forced on again, and off.
 41 oust-reports on
 #? [on on]

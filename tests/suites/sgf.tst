@@ -1,5 +1,5 @@
 # Game records: loadsgf and printsgf. Paths are relative to this directory (gogui-regress runs the engine here).
-# sgf/gogui-*.sgf are games saved by GoGui 1.6 after real games against oust: GoGui writes no GM, a KM, and a PL
+# sgf/gogui-*.sgf are games saved by GoGui 1.6 after real games with oust: GoGui writes no GM, a KM, and a PL
 # (the side to move after the move) in every move node. Run by `cargo test --test suites` and by gogui-regress.
 
 # A GoGui game (human Black against oust), loaded up to the position before move 13: after move 12 (B C5, a
@@ -64,6 +64,19 @@
 18 showboard
 #? [   A B C D E F G H J\n 9 \. \. \. \. O O \. \. \. 9\n 8 O O \. O O \. \. \. \. 8\n 7 \. O O \. O O \. \. \. 7\n 6 \. \. O \. O \. \. O\(O\)6\n 5 O O O O O O O O \. 5\n 4 \. O O O O \. \. O \. 4\n 3 O \. \. \. O O O \. O 3\n 2 \. O \. \. O O O \. \. 2\n 1 O \. \. O O O O \. O 1\n   A B C D E F G H J\ngame over\nstones: black 0, white 42; captured: by black 19, by white 50\nlast move: white J6\nresult: W\+ \(white captured every black stone\)]
 
+# A 3x3 game in which Black had to pass (clicked in GoGui as Game, Pass): GoGui writes the pass as B[].
+33 loadsgf sgf/gogui-pass-game.sgf 11
+#? []
+
+34 oust-status
+#? [to-move b extra-turn no must-pass yes stones-b 3 stones-w 4 captured-b 1 captured-w 2 placements 10 result none]
+
+35 loadsgf sgf/gogui-pass-game.sgf
+#? []
+
+36 showboard
+#? [   A B C\n 3 \. \.\(O\)3\n 2 O \. O 2\n 1 \. O O 1\n   A B C\ngame over\nstones: black 0, white 5; captured: by black 1, by white 5\nlast move: white C3\nresult: W\+ \(white captured every black stone\)]
+
 # Errors name the file and the reason, and leave the game as it was.
 20 loadsgf missing.sgf
 #? [cannot read 'missing\.sgf': .+]*
@@ -81,7 +94,7 @@
 #? [cannot load 'sgf/wrong-turn\.sgf': after move 2 the record says white is to move \(PL\), but by the rules black is]*
 
 25 oust-status
-#? [to-move none extra-turn no must-pass no stones-b 0 stones-w 42 captured-b 19 captured-w 50 placements 111 result W\+]
+#? [to-move none extra-turn no must-pass no stones-b 0 stones-w 5 captured-b 1 captured-w 5 placements 11 result W\+]
 
 # Only the moves before the move number are replayed (and checked).
 26 loadsgf sgf/illegal-move.sgf 3
