@@ -1,16 +1,18 @@
 //! The `oust` binary: command-line flags, logging, and the protocol loop on stdin/stdout.
 
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use clap::{Args, Parser, Subcommand};
-use oust::gtp::{self, Engine, Options};
+use oust::gtp::{self, Engine, Options, Reports};
 use oust::matches::{
     self, ClockSettings, MatchConfig, OpeningSource, Progress, ResultsFile, Sprt, TimeControl,
 };
+use oust::rules::Status;
+use oust::sgf;
 
 /// An engine for the board game Oust, speaking a GTP-style protocol on stdin and stdout.
 #[derive(Parser, Debug)]
@@ -24,6 +26,10 @@ struct Cli {
     /// Board at start-up: N for N x N, or WxH
     #[arg(long, default_value = "9", value_parser = parse_size)]
     size: (usize, usize),
+    /// Move reports after play and genmove responses: on, off (standard GTP, for strict controllers), or auto (on
+    /// until a GoGui controller is detected by its gogui-rules_* commands)
+    #[arg(long, default_value = "auto", value_name = "auto|on|off", value_parser = parse_reports)]
+    reports: Reports,
     /// Player answering genmove: mcts, uct-plain or random
     #[arg(long)]
     player: Option<String>,
@@ -49,8 +55,19 @@ enum Command {
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
     },
+    /// Validate SGF game records: syntax, every move legal, the result (RE) the one the moves reach. Exits with
+    /// status 1 when a record is bad
+    SgfCheck {
+        /// The records to check
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
     /// Play a refereed match between two GTP engines and print its results table and summary
     Match(Box<MatchArgs>),
+}
+
+fn parse_reports(s: &str) -> Result<Reports, String> {
+    Reports::from_name(s).ok_or_else(|| format!("'{s}' is not auto, on or off"))
 }
 
 /// The options of `oust match`.
@@ -161,12 +178,49 @@ fn main() -> ExitCode {
             println!("{report}");
             ExitCode::SUCCESS
         }
+        Some(Command::SgfCheck { files }) => sgf_check(&files),
         Some(Command::Match(args)) => match args.merge.as_deref() {
             Some(files) => merge(files, args.sprt.as_ref()),
             None => play_match(&args, cli.seed),
         },
         None => serve(&cli),
     }
+}
+
+/// `oust sgf-check`: one line per file, on stdout for a good record and on stderr for a bad one.
+fn sgf_check(files: &[PathBuf]) -> ExitCode {
+    let mut bad = 0;
+    for file in files {
+        match check_file(file) {
+            Ok(summary) => println!("{}: ok: {summary}", file.display()),
+            Err(why) => {
+                eprintln!("{}: {why}", file.display());
+                bad += 1;
+            }
+        }
+    }
+    if bad == 0 {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("{bad} of {} records are bad", files.len());
+        ExitCode::FAILURE
+    }
+}
+
+fn check_file(file: &Path) -> Result<String, String> {
+    let text = sgf::read_file(file).map_err(|e| format!("cannot read: {e}"))?;
+    let (record, game) = sgf::check(&text).map_err(|e| e.to_string())?;
+    let pos = game.position();
+    let end = match pos.status() {
+        Status::Over(o) => format!("result {}", o.describe()),
+        _ => format!("unfinished, {} to move", pos.to_move()),
+    };
+    Ok(format!(
+        "{}x{}, {} moves, {end}",
+        record.width,
+        record.height,
+        record.moves.len()
+    ))
 }
 
 fn serve(cli: &Cli) -> ExitCode {
@@ -176,6 +230,7 @@ fn serve(cli: &Cli) -> ExitCode {
         seed,
         width: cli.size.0,
         height: cli.size.1,
+        reports: cli.reports,
         ..Options::default()
     };
     let mut engine =

@@ -1,8 +1,11 @@
 //! SGF (FF[4]) records of Oust games: writing a game, reading a record's main line, and replaying it through the
 //! rules, which refuse any illegal move with its number. Extra turns are consecutive moves of one colour.
-//! This module works on text; reading and writing files is the caller's business.
+//! [`check`] validates a whole record, result included. This module works on text, apart from [`read_file`],
+//! which reads a record file with a size cap.
 
 use std::fmt::{self, Write as _};
+use std::io::Read as _;
+use std::path::Path;
 use std::sync::Arc;
 
 use nom::bytes::complete::{take_while, take_while1};
@@ -11,7 +14,7 @@ use nom::multi::{many0, many1};
 use nom::sequence::{delimited, preceded, terminated};
 use nom::{IResult, Parser};
 
-use crate::rules::{Color, Game, Geometry, IllegalMove, Move, Point, Position, Status};
+use crate::rules::{Color, Game, Geometry, IllegalMove, Move, Outcome, Point, Position, Status};
 
 /// Root information written with a game.
 #[derive(Clone, Debug, Default)]
@@ -130,10 +133,13 @@ pub struct Record {
     pub height: usize,
     /// Set-up stones (`AB`, `AW` of the root): colour, column and row from the bottom left, from 0.
     pub setup: Vec<(Color, usize, usize)>,
-    /// Side to move after set-up (`PL`).
+    /// Side to move after set-up (`PL` before the first move).
     pub to_move: Option<Color>,
     /// The moves in order: colour and `Some((x, y))`, or `None` for a pass.
     pub moves: Vec<(Color, Option<(usize, usize)>)>,
+    /// Sides to move stated after moves: `(n, colour)` for a `PL` in the node of move `n` (from 1) or in a later
+    /// node without a move. GoGui writes one in every move node; [`replay`] checks them against the rules.
+    pub turns: Vec<(usize, Color)>,
     /// Other root properties, such as `PB`, `PW` and `RE`, with their first value.
     pub info: Vec<(String, String)>,
 }
@@ -166,6 +172,19 @@ pub enum SgfError {
         /// Why the rules refuse it.
         error: IllegalMove,
     },
+    /// After move `number` the record says (with `PL`) that `stated` is to move, but the rules say `actual` is.
+    Turn {
+        /// The move's number in the record, from 1.
+        number: usize,
+        /// The side to move the record states.
+        stated: Color,
+        /// The side to move by the rules.
+        actual: Color,
+        /// True when `actual` moves again after a capture.
+        extra_turn: bool,
+    },
+    /// The result (`RE`) disagrees with the game the moves play out.
+    WrongResult(String),
 }
 
 impl fmt::Display for SgfError {
@@ -181,6 +200,22 @@ impl fmt::Display for SgfError {
             } => {
                 write!(f, "move {number} ({color} {vertex}) is illegal: {error}")
             }
+            SgfError::Turn {
+                number,
+                stated,
+                actual,
+                extra_turn,
+            } => {
+                write!(
+                    f,
+                    "after move {number} the record says {stated} is to move (PL), but by the rules {actual} is"
+                )?;
+                if *extra_turn {
+                    write!(f, " (extra turn after a capture)")?;
+                }
+                Ok(())
+            }
+            SgfError::WrongResult(m) => write!(f, "wrong result: {m}"),
         }
     }
 }
@@ -270,6 +305,7 @@ pub fn parse(text: &str) -> Result<Record, SgfError> {
     let mut raw_moves: Vec<(Color, String)> = Vec::new();
     let mut raw_setup: Vec<(Color, String)> = Vec::new();
     for (n, node) in nodes.iter().enumerate() {
+        let mut node_pl = None;
         for (key, values) in node {
             match key.as_str() {
                 "SZ" => {
@@ -302,7 +338,7 @@ pub fn parse(text: &str) -> Result<Record, SgfError> {
                     raw_setup.extend(values.iter().map(|v| (color, v.clone())));
                 }
                 "PL" => {
-                    record.to_move = match values[0].trim().to_ascii_uppercase().as_str() {
+                    node_pl = match values[0].trim().to_ascii_uppercase().as_str() {
                         "B" | "BLACK" => Some(Color::Black),
                         "W" | "WHITE" => Some(Color::White),
                         other => {
@@ -320,6 +356,15 @@ pub fn parse(text: &str) -> Result<Record, SgfError> {
                 }
                 _ if n == 0 => record.info.push((key.clone(), values[0].clone())),
                 _ => {}
+            }
+        }
+        // A PL before any move sets up the side to move; after moves (in the same node as a move, as GoGui
+        // writes it, or later) it states who is to move after them.
+        if let Some(c) = node_pl {
+            if raw_moves.is_empty() {
+                record.to_move = Some(c);
+            } else {
+                record.turns.push((raw_moves.len(), c));
             }
         }
     }
@@ -383,10 +428,12 @@ fn points_of(v: &str, w: usize, h: usize) -> Result<Vec<(usize, usize)>, SgfErro
     }
 }
 
-/// Replays the first `limit` moves of `record` (all when `None`) through the rules.
+/// Replays the first `limit` moves of `record` (all when `None`) through the rules, checking the sides to move
+/// that the record states ([`Record::turns`]) while the game is on.
 ///
 /// # Errors
-/// [`SgfError::Illegal`] with the number of the first illegal move.
+/// [`SgfError::Illegal`] with the number of the first illegal move, [`SgfError::Turn`] for a stated side to
+/// move the rules disagree with.
 pub fn replay(record: &Record, limit: Option<usize>) -> Result<Game, SgfError> {
     let geo = Arc::new(
         Geometry::rect(record.width, record.height)
@@ -426,8 +473,98 @@ pub fn replay(record: &Record, limit: Option<usize>) -> Result<Game, SgfError> {
             ),
             error,
         })?;
+        let pos = game.position();
+        let stated = record.turns.iter().filter(|&&(n, _)| n == i + 1);
+        for &(_, stated) in stated {
+            if !matches!(pos.status(), Status::Over(_)) && stated != pos.to_move() {
+                return Err(SgfError::Turn {
+                    number: i + 1,
+                    stated,
+                    actual: pos.to_move(),
+                    extra_turn: pos.extra_turn(),
+                });
+            }
+        }
     }
     Ok(game)
+}
+
+/// Largest record file [`read_file`] reads, in bytes: far more than any Oust game needs.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Reads a record file. Bytes that are not UTF-8 (FF[3] files are often Latin-1) become U+FFFD, which can only
+/// matter inside text values such as comments, never in moves.
+///
+/// # Errors
+/// I/O errors, and `InvalidData` for a file larger than [`MAX_FILE_BYTES`].
+pub fn read_file(path: &Path) -> std::io::Result<String> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("larger than {MAX_FILE_BYTES} bytes, which no game record is"),
+        ));
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// Validates a whole record: it parses, every move is legal, and a result (`RE`) of `B+`, `W+`, `0` or `Draw`
+/// is the one the moves reach. Results decided off the board (`B+R`, `W+Time`, `B+F`, ...) are accepted while
+/// the game on the board is unfinished; `?`, `Void` and an empty `RE` state nothing and are accepted.
+///
+/// # Errors
+/// The first problem found, as an [`SgfError`].
+pub fn check(text: &str) -> Result<(Record, Game), SgfError> {
+    let record = parse(text)?;
+    let game = replay(&record, None)?;
+    let outcome = match game.position().status() {
+        Status::Over(o) => Some(o),
+        _ => None,
+    };
+    if let Some(re) = record.get("RE") {
+        check_result(re.trim(), outcome)?;
+    }
+    Ok((record, game))
+}
+
+fn check_result(re: &str, outcome: Option<Outcome>) -> Result<(), SgfError> {
+    let played = outcome.map_or_else(
+        || "the game is unfinished".to_string(),
+        |o| format!("the moves end the game {}", o.describe()),
+    );
+    let upper = re.to_ascii_uppercase();
+    let claimed = match upper.as_str() {
+        "" | "?" | "VOID" => return Ok(()),
+        "B+" => Some(Outcome::Win(Color::Black)),
+        "W+" => Some(Outcome::Win(Color::White)),
+        "0" | "DRAW" => Some(Outcome::Draw),
+        _ => None,
+    };
+    if let Some(claimed) = claimed {
+        return if outcome == Some(claimed) {
+            Ok(())
+        } else {
+            Err(SgfError::WrongResult(format!("RE[{re}] but {played}")))
+        };
+    }
+    let off_board = ["R", "RESIGN", "T", "TIME", "F", "FORFEIT"];
+    let decided_off_board = ["B+", "W+"].iter().any(|p| {
+        upper
+            .strip_prefix(p)
+            .is_some_and(|rest| off_board.contains(&rest))
+    });
+    match (decided_off_board, outcome) {
+        (true, None) => Ok(()),
+        (true, Some(_)) => Err(SgfError::WrongResult(format!(
+            "RE[{re}] (decided off the board) but {played}"
+        ))),
+        (false, _) => Err(SgfError::WrongResult(format!(
+            "RE[{re}] is not an Oust result: use B+, W+ or 0, or B+R, W+T, B+F and the like"
+        ))),
+    }
 }
 
 #[cfg(test)]
@@ -527,6 +664,35 @@ mod tests {
             ]
         );
         assert_eq!(record.get("C"), Some("a comment with ] andline"));
+    }
+
+    #[test]
+    fn pl_before_the_moves_sets_up_after_them_states_the_turn() {
+        // GoGui writes the side to move after each move in the move's node; property order does not matter.
+        let text = "(;FF[4]SZ[4:2]AB[aa]AW[ba][db]PL[B];B[ab]PL[B];PL[B]W[cb];C[no move]PL[W])";
+        let record = parse(text).unwrap();
+        assert_eq!(record.to_move, Some(Color::Black));
+        assert_eq!(
+            record.turns,
+            vec![(1, Color::Black), (2, Color::Black), (2, Color::White)]
+        );
+        // Move 2 is a white move while Black has an extra turn: illegal before any PL is looked at.
+        assert!(matches!(
+            replay(&record, None),
+            Err(SgfError::Illegal { number: 2, .. })
+        ));
+        // After Black A1 captures B2 (White keeps D1), Black is to move again: PL[W] there is wrong.
+        let err = replay(
+            &parse("(;SZ[4:2]AB[aa]AW[ba][db];B[ab]PL[W])").unwrap(),
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "after move 1 the record says white is to move (PL), but by the rules black is (extra turn after a capture)"
+        );
+        // Once the game is over the stated side is not checked (GoGui asks its ruler anyway).
+        assert!(replay(&parse("(;SZ[4:2]AB[aa]AW[ba];B[ab]PL[W])").unwrap(), None).is_ok());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::engine::Engine;
 use super::error::{GtpError, syntax};
 use super::format::{board_diagram, move_name, report_tokens, status_line};
 use super::parse::{MoveArg, parse_color, parse_float, parse_int, parse_move};
-use super::think;
+use super::{gogui, records, think};
 
 /// A command handler: the engine and the arguments, already counted against the table's arity.
 pub type Handler = fn(&mut Engine, &[&str]) -> Result<String, GtpError>;
@@ -101,14 +101,14 @@ pub static COMMANDS: &[CommandSpec] = &[
         "COLOR MOVE",
         2..=2,
         "play a move, report captures and extra turns",
-        play
+        gogui::play
     ),
     command!(
         "genmove",
         "COLOR",
         1..=1,
         "choose and play a move",
-        think::genmove
+        gogui::genmove
     ),
     command!(
         "reg_genmove",
@@ -159,6 +159,90 @@ pub static COMMANDS: &[CommandSpec] = &[
         0..=0,
         "side to move, extra turn, counts, result",
         |e, _| { Ok(status_line(e.game.position())) }
+    ),
+    command!(
+        "oust-reports",
+        "[auto|on|off]",
+        0..=1,
+        "move reports in play and genmove responses",
+        gogui::reports
+    ),
+    command!(
+        "printsgf",
+        "[FILE]",
+        0..=1,
+        "the game as an SGF record",
+        records::printsgf
+    ),
+    command!(
+        "loadsgf",
+        "FILE [MOVE_NUMBER]",
+        1..=2,
+        "load a game from an SGF record",
+        records::loadsgf
+    ),
+    command!(
+        "gogui-rules_game_id",
+        "",
+        0..=0,
+        "GoGui ruler: the game, Oust",
+        gogui::game_id
+    ),
+    command!(
+        "gogui-rules_board",
+        "",
+        0..=0,
+        "GoGui ruler: the board as rows of X, O and .",
+        gogui::board
+    ),
+    command!(
+        "gogui-rules_board_size",
+        "",
+        0..=0,
+        "GoGui ruler: N, or W H",
+        gogui::board_size
+    ),
+    command!(
+        "gogui-rules_legal_moves",
+        "",
+        0..=0,
+        "GoGui ruler: legal moves, empty at the end",
+        gogui::legal_moves
+    ),
+    command!(
+        "gogui-rules_side_to_move",
+        "",
+        0..=0,
+        "GoGui ruler: black or white",
+        gogui::side_to_move
+    ),
+    command!(
+        "gogui-rules_final_result",
+        "",
+        0..=0,
+        "GoGui ruler: the result as a sentence",
+        gogui::final_result
+    ),
+    command!(
+        "gogui-rules_captured_count",
+        "",
+        0..=0,
+        "GoGui ruler: stones captured by Black, by White",
+        gogui::captured_count
+    ),
+    command!(
+        "gogui-analyze_commands",
+        "",
+        0..=0,
+        "GoGui analyze menu entries",
+        gogui::analyze_commands
+    ),
+    command!(
+        "oust-group_sizes",
+        "",
+        0..=0,
+        "GoGui gfx: group size of every stone",
+        gogui::group_sizes
     ),
     command!(
         "time_settings",
@@ -309,7 +393,8 @@ pub(crate) fn move_arg(pos: &Position, token: &str) -> Result<Move, GtpError> {
     }
 }
 
-fn play(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
+/// `play` with its move report; the table runs it through [`gogui::play`].
+pub(super) fn play(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
     let color = color_arg(args[0])?;
     let mv = move_arg(e.game.position(), args[1])?;
     let report = e.game.play(color, mv).map_err(GtpError::Illegal)?;

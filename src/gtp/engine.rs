@@ -20,8 +20,42 @@ pub struct Options {
     pub width: usize,
     /// Board height at start-up.
     pub height: usize,
+    /// Whether `play` and `genmove` add move reports to their responses.
+    pub reports: Reports,
     /// Search settings.
     pub settings: Settings,
+}
+
+/// Whether `play` and `genmove` add move reports (`capture N`, `extra-turn`, ...) to their responses. Strict GTP
+/// controllers such as GoGui accept only a bare vertex from `genmove`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reports {
+    /// Reports on until the controller shows itself to be GoGui by sending a `gogui-rules_*` command; off from
+    /// then on.
+    #[default]
+    Auto,
+    /// Always report.
+    On,
+    /// Never report: standard GTP responses.
+    Off,
+}
+
+impl Reports {
+    /// The mode's name: `auto`, `on` or `off`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reports::Auto => "auto",
+            Reports::On => "on",
+            Reports::Off => "off",
+        }
+    }
+
+    /// The mode named `auto`, `on` or `off` (any case).
+    pub fn from_name(name: &str) -> Option<Reports> {
+        [Reports::Auto, Reports::On, Reports::Off]
+            .into_iter()
+            .find(|r| r.name().eq_ignore_ascii_case(name))
+    }
 }
 
 impl Default for Options {
@@ -30,6 +64,7 @@ impl Default for Options {
             seed: 1,
             width: 9,
             height: 9,
+            reports: Reports::Auto,
             settings: Settings::default(),
         }
     }
@@ -43,6 +78,11 @@ pub struct Engine {
     pub(crate) settings: Settings,
     pub(crate) rng: Rng,
     pub(crate) quit: bool,
+    /// True once a `gogui-rules_*` command has arrived: the controller is GoGui.
+    pub(crate) gogui: bool,
+    /// Names of the players of the current game, Black then White, when known: from a loaded record, or `oust`
+    /// for a colour the engine has generated moves for. Reset when a new game starts.
+    pub(crate) players: [Option<String>; 2],
     pub(crate) searcher: Searcher,
     /// Clocks of Black and White.
     pub(crate) clocks: [Clock; 2],
@@ -65,6 +105,8 @@ impl Engine {
             settings: options.settings.clone(),
             options,
             quit: false,
+            gogui: false,
+            players: [None, None],
             searcher: Searcher::default(),
             clocks: [
                 Clock::new(TimeSystem::Unlimited),
@@ -75,10 +117,11 @@ impl Engine {
         })
     }
 
-    /// Replaces the game by a new one: both clocks start full again and the resignation counts restart. (The
-    /// search tree notices the new game by itself.)
+    /// Replaces the game by a new one: both clocks start full again, the resignation counts restart and the
+    /// players' names are forgotten. (The search tree notices the new game by itself.)
     pub(crate) fn start_game(&mut self, game: Game) {
         self.game = game;
+        self.players = Default::default();
         for clock in &mut self.clocks {
             *clock = Clock::new(clock.system());
         }
@@ -114,6 +157,20 @@ impl Engine {
     /// The engine's settings.
     pub fn options(&self) -> &Options {
         &self.options
+    }
+
+    /// True when `play` and `genmove` add move reports to their responses (see [`Reports`]).
+    pub fn reports(&self) -> bool {
+        match self.options.reports {
+            Reports::Auto => !self.gogui,
+            Reports::On => true,
+            Reports::Off => false,
+        }
+    }
+
+    /// True once a `gogui-rules_*` command has shown the controller to be GoGui.
+    pub fn gogui_detected(&self) -> bool {
+        self.gogui
     }
 
     /// True once `quit` has been executed.

@@ -5,9 +5,11 @@ mod commands;
 mod engine;
 mod error;
 mod format;
+mod gogui;
 mod input;
 mod params;
 mod parse;
+mod records;
 mod think;
 
 use std::io::{self, BufRead, Write};
@@ -17,8 +19,9 @@ use std::time::Duration;
 use crate::{rules, search};
 
 pub use commands::{COMMANDS, CommandSpec, Handler};
-pub use engine::{Engine, Options};
+pub use engine::{Engine, Options, Reports};
 pub use error::GtpError;
+pub use gogui::{ANALYZE_COMMANDS, AnalyzeSpec};
 pub use input::{MAX_LINE, RawLine, preprocess, read_line};
 pub use params::{PARAMS, ParamSpec, Settings};
 pub use parse::{

@@ -99,3 +99,43 @@ oust-setup w X.O./X.O./XX.X
 
 44 oust-status
 #? [to-move b extra-turn no must-pass no stones-b 4 stones-w 3 captured-b 0 captured-w 1 placements 1 result none]
+
+# With the reports off (`oust-reports off`, or `oust --reports off`) the same moves answer as standard GTP does:
+# nothing for play, the bare vertex or pass for genmove. The game itself is the same.
+50 oust-reports off
+#? [off off]
+
+rectangular_boardsize 4 2
+oust-setup b XO../...O
+51 play b A1
+#? []
+
+52 oust-status
+#? [to-move b extra-turn yes must-pass no stones-b 2 stones-w 1 captured-b 1 captured-w 0 placements 1 result none]
+
+oust-setup b XO../...O
+53 genmove b
+#? [A1]
+
+rectangular_boardsize 4 3
+oust-setup w X.O./X.O./XX.X
+54 play w D2
+#? []
+
+55 genmove w
+#? [pass]
+
+rectangular_boardsize 4 2
+oust-setup b XO../....
+56 play b A1
+#? []
+
+57 final_score
+#? [B\+]
+
+58 oust-reports on
+#? [on on]
+
+oust-setup b XO../...O
+59 play b A1
+#? [capture 1 extra-turn]

@@ -1,0 +1,241 @@
+//! GoGui support: the ruler commands (`gogui-rules_*`) through which GoGui plays games other than Go, the analyze
+//! commands it shows in its menu, and the move-report switch that keeps `genmove` answers within strict GTP.
+//!
+//! GoGui is recognised by its use of the `gogui-rules_*` commands: from the first one on, with reports in `auto`
+//! mode, `play` and `genmove` answer as standard GTP does (a bare vertex from `genmove`), because GoGui rejects
+//! anything after the vertex as a malformed response.
+
+use crate::rules::{Color, Outcome, Position, Status};
+
+use super::commands::{color_arg, play as play_reported};
+use super::engine::{Engine, Reports};
+use super::error::{GtpError, syntax};
+use super::format::move_name;
+use super::think::genmove as genmove_reported;
+
+/// One entry of `gogui-analyze_commands`: GoGui shows `label` in its analyze menu, sends `command` and displays
+/// the response as `kind` says (see GoGui's manual, chapter "Analyze Commands").
+pub struct AnalyzeSpec {
+    /// GoGui's response type: `plist`, `gfx`, `string`, `dboard`, `var`, ...
+    pub kind: &'static str,
+    /// The menu label.
+    pub label: &'static str,
+    /// The command line sent, which may contain GoGui's placeholders such as `%c` (the colour to move).
+    pub command: &'static str,
+}
+
+/// The analyze commands offered to GoGui, in menu order. A new analysis (a heat map as `dboard` or `gfx`, a
+/// principal variation as `var`) is one more line here; a test checks that each command is in the command table.
+pub static ANALYZE_COMMANDS: &[AnalyzeSpec] = &[
+    AnalyzeSpec {
+        kind: "plist",
+        label: "Legal moves",
+        command: "list_legal",
+    },
+    AnalyzeSpec {
+        kind: "gfx",
+        label: "Group sizes",
+        command: "oust-group_sizes",
+    },
+    AnalyzeSpec {
+        kind: "gfx",
+        label: "Heat map",
+        command: "oust-heatmap",
+    },
+    AnalyzeSpec {
+        kind: "gfx",
+        label: "Principal variation",
+        command: "oust-pv",
+    },
+    AnalyzeSpec {
+        kind: "string",
+        label: "Game status",
+        command: "oust-status",
+    },
+    AnalyzeSpec {
+        kind: "string",
+        label: "Board diagram",
+        command: "showboard",
+    },
+];
+
+/// `gogui-analyze_commands`: one `kind/label/command` line per entry of [`ANALYZE_COMMANDS`].
+pub(super) fn analyze_commands(_: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
+    Ok(ANALYZE_COMMANDS
+        .iter()
+        .map(|a| format!("{}/{}/{}", a.kind, a.label, a.command))
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
+/// Notes that the controller is GoGui (it has sent a `gogui-rules_*` command) and returns the position.
+fn ruler(e: &mut Engine) -> &Position {
+    if !e.gogui {
+        e.gogui = true;
+        if e.options.reports == Reports::Auto {
+            log::info!("GoGui detected (gogui-rules_* command): move reports off from now on");
+        }
+    }
+    e.game.position()
+}
+
+/// `gogui-rules_game_id`: `Oust`.
+pub(super) fn game_id(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
+    ruler(e);
+    Ok("Oust".into())
+}
+
+/// `gogui-rules_board`: the rows from the top, `X` black, `O` white, `.` empty, separated by spaces.
+pub(super) fn board(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
+    let pos = ruler(e);
+    let geo = pos.geometry();
+    let (w, h) = geo.dimensions();
+    let rows: Vec<String> = (0..h)
+        .rev()
+        .map(|y| {
+            (0..w)
+                .map(|x| {
+                    let p = geo.point_at(x, y).expect("inside the board");
+                    match pos.color_at(p) {
+                        Some(Color::Black) => "X",
+                        Some(Color::White) => "O",
+                        None => ".",
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    Ok(rows.join("\n"))
+}
+
+/// `gogui-rules_board_size`: `N` for a square board, `W H` for a rectangle.
+pub(super) fn board_size(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
+    let (w, h) = ruler(e).geometry().dimensions();
+    Ok(if w == h {
+        w.to_string()
+    } else {
+        format!("{w} {h}")
+    })
+}
+
+/// `gogui-rules_legal_moves`: the legal placements, `pass` when a pass is forced, nothing once the game is over
+/// (which is how GoGui learns that it is).
+pub(super) fn legal_moves(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
+    let pos = ruler(e);
+    Ok(pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| move_name(pos, m))
+        .collect::<Vec<_>>()
+        .join(" "))
+}
+
+/// `gogui-rules_side_to_move`: `black` or `white`.
+pub(super) fn side_to_move(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
+    Ok(ruler(e).to_move().name().into())
+}
+
+/// `gogui-rules_final_result`: a sentence for GoGui's end-of-game dialog.
+pub(super) fn final_result(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
+    let pos = ruler(e);
+    let Status::Over(outcome) = pos.status() else {
+        return Err(GtpError::Failed("game is not over".into()));
+    };
+    let n = pos.placements();
+    let placements = format!("{n} placement{}", if n == 1 { "" } else { "s" });
+    Ok(match outcome {
+        Outcome::Win(c) => format!(
+            "{} wins: all {} stones captured after {placements}",
+            capitalized(c),
+            c.opponent()
+        ),
+        Outcome::Draw => format!("No winner: neither player can place after {placements}"),
+    })
+}
+
+fn capitalized(c: Color) -> &'static str {
+    match c {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
+
+/// `gogui-rules_captured_count`: stones captured by Black, then by White.
+pub(super) fn captured_count(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
+    let pos = ruler(e);
+    Ok(format!(
+        "{} {}",
+        pos.captured_by(Color::Black),
+        pos.captured_by(Color::White)
+    ))
+}
+
+/// `oust-group_sizes`: a GoGui `gfx` text labelling every stone with the size of its group, then a `TEXT` line
+/// with the number of groups and the largest group of each colour.
+pub(super) fn group_sizes(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
+    let pos = e.game.position();
+    let geo = pos.geometry();
+    let mut labels = Vec::new();
+    // stones[c][s]: stones of colour c in groups of size s; such groups number stones[c][s] / s.
+    let mut stones = [vec![0usize; geo.len() + 1], vec![0usize; geo.len() + 1]];
+    for p in geo.points() {
+        if let Some(c) = pos.color_at(p) {
+            let size = pos.group_size_at(p);
+            labels.push(format!("{} {size}", geo.name(p)));
+            stones[c.index()][size] += 1;
+        }
+    }
+    let summary = |c: Color| {
+        let by_size = &stones[c.index()];
+        let groups: usize = by_size.iter().enumerate().skip(1).map(|(s, n)| n / s).sum();
+        let largest = by_size.iter().rposition(|&n| n > 0).unwrap_or(0);
+        format!(
+            "{c} {groups} group{} (largest {largest})",
+            if groups == 1 { "" } else { "s" }
+        )
+    };
+    let text = format!("TEXT {}, {}", summary(Color::Black), summary(Color::White));
+    Ok(if labels.is_empty() {
+        text
+    } else {
+        format!("LABEL {}\n{text}", labels.join(" "))
+    })
+}
+
+/// `oust-reports [auto|on|off]`: sets the report mode when given one, and answers the mode and whether reports
+/// are on now, for example `auto off` once GoGui has been detected.
+pub(super) fn reports(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
+    if let Some(arg) = args.first() {
+        e.options.reports = Reports::from_name(arg).ok_or_else(|| {
+            syntax(format!(
+                "the report mode must be auto, on or off, got '{arg}'"
+            ))
+        })?;
+    }
+    Ok(format!(
+        "{} {}",
+        e.options.reports.name(),
+        if e.reports() { "on" } else { "off" }
+    ))
+}
+
+/// `play` as the table runs it: the move report only when reports are on.
+pub(super) fn play(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
+    let report = play_reported(e, args)?;
+    Ok(if e.reports() { report } else { String::new() })
+}
+
+/// `genmove` as the table runs it: the move report only when reports are on, so that GoGui and other strict
+/// controllers get exactly one vertex or `pass`. Remembers that the engine played this colour, for `printsgf`.
+pub(super) fn genmove(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
+    let response = genmove_reported(e, args)?;
+    let color = color_arg(args[0])?;
+    e.players[color.index()].get_or_insert_with(|| "oust".to_string());
+    Ok(if e.reports() {
+        response
+    } else {
+        // The first token of a genmove response is always the vertex or `pass`.
+        response.split(' ').next().unwrap_or_default().to_string()
+    })
+}

@@ -1,0 +1,72 @@
+//! Game records through the protocol: `printsgf` and `loadsgf`. The SGF text itself is [`crate::sgf`]'s business;
+//! this file reads and writes the files and turns their errors into responses naming the path.
+
+use std::path::Path;
+
+use crate::rules::Color;
+use crate::sgf::{self, GameInfo};
+
+use super::engine::Engine;
+use super::error::{GtpError, syntax};
+use super::parse::parse_int;
+
+/// `printsgf [FILE]`: the game as an SGF record, as the response or written to FILE (then the response is empty).
+pub(super) fn printsgf(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
+    let info = GameInfo {
+        black: e.players[Color::Black.index()].clone(),
+        white: e.players[Color::White.index()].clone(),
+        ..GameInfo::default()
+    };
+    let text = sgf::write(&e.game, &info);
+    match args.first() {
+        None => Ok(text),
+        Some(file) => std::fs::write(file, &text)
+            .map(|()| String::new())
+            .map_err(|err| GtpError::Failed(format!("cannot write '{file}': {err}"))),
+    }
+}
+
+/// `loadsgf FILE [MOVE_NUMBER]`: replaces the game by the record's, replayed through the rules up to the position
+/// before move MOVE_NUMBER (counted from 1), or to the end.
+pub(super) fn loadsgf(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
+    let file = args[0];
+    let before = match args.get(1) {
+        None => None,
+        Some(t) => Some(parse_int(t).filter(|&n| n >= 1).ok_or_else(|| {
+            syntax(format!(
+                "the move number must be a whole number from 1, got '{t}'"
+            ))
+        })?),
+    };
+    let failed = |why: String| GtpError::Failed(format!("cannot load '{file}': {why}"));
+    let text = sgf::read_file(Path::new(file))
+        .map_err(|err| GtpError::Failed(format!("cannot read '{file}': {err}")))?;
+    let record = sgf::parse(&text).map_err(|err| failed(err.to_string()))?;
+    let limit = match before {
+        None => None,
+        Some(n) => {
+            let moves = record.moves.len();
+            let n = usize::try_from(n).unwrap_or(usize::MAX);
+            if n > moves + 1 {
+                return Err(failed(format!(
+                    "move number {n} is past the end: the record has {moves} move{}, so the largest is {}",
+                    if moves == 1 { "" } else { "s" },
+                    moves + 1
+                )));
+            }
+            Some(n - 1)
+        }
+    };
+    let game = sgf::replay(&record, limit).map_err(|err| failed(err.to_string()))?;
+    log::info!(
+        "loaded '{file}': {} of {} moves",
+        game.records().len(),
+        record.moves.len()
+    );
+    e.start_game(game);
+    e.players = [
+        record.get("PB").map(str::to_string),
+        record.get("PW").map(str::to_string),
+    ];
+    Ok(String::new())
+}

@@ -1,0 +1,481 @@
+//! GoGui support, end to end: exact transcripts of what GoGui 1.6 sends to the program and to the ruler (taken
+//! from real sessions), games saved by GoGui, `printsgf` to a file, `oust sgf-check` and `--reports`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use oust::gtp::{self, ANALYZE_COMMANDS, COMMANDS, Engine, Options};
+use oust::rules::{Color, Status};
+use oust::sgf;
+
+mod common;
+
+fn transcript(engine: &mut Engine, input: &str) -> String {
+    let mut out = Vec::new();
+    gtp::run(
+        engine,
+        std::io::Cursor::new(input.as_bytes().to_vec()),
+        &mut out,
+    )
+    .unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+fn fresh() -> Engine {
+    Engine::new(Options::default()).unwrap()
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/suites/sgf")
+        .join(name)
+}
+
+fn run_binary(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oust"))
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+/// The program's side of a real GoGui 1.6 start-up (computer plays White), as recorded with `gogui -verbose`.
+#[test]
+fn gogui_program_start_up_and_first_moves() {
+    let mut e = fresh();
+    let input = "name\nprotocol_version\nversion\ngogui-rules_game_id\nboardsize 9\nclear_board\nkomi 6.5\n\
+                 gogui-rules_game_id\ngogui-rules_board_size\ngogui-rules_game_id\nname\nprotocol_version\n\
+                 gogui-rules_board_size\ngogui-analyze_commands\nboardsize 9\nclear_board\ngogui-rules_board_size\n\
+                 gogui-rules_game_id\nplay B E5\n";
+    let expected = format!(
+        "= oust\n\n= 2\n\n= {}\n\n= Oust\n\n=\n\n=\n\n=\n\n= Oust\n\n= 9\n\n= Oust\n\n= oust\n\n= 2\n\n= 9\n\n\
+         = plist/Legal moves/list_legal\ngfx/Group sizes/oust-group_sizes\ngfx/Heat map/oust-heatmap\n\
+         gfx/Principal variation/oust-pv\nstring/Game status/oust-status\n\
+         string/Board diagram/showboard\n\n=\n\n=\n\n= 9\n\n= Oust\n\n=\n\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert_eq!(transcript(&mut e, input), expected);
+    assert!(e.gogui_detected());
+    assert!(!e.reports());
+    // genmove answers exactly one vertex, whatever the engine chooses, and a capture adds nothing to it.
+    let out = transcript(&mut e, "genmove w\n");
+    let vertex = out
+        .strip_prefix("= ")
+        .and_then(|r| r.strip_suffix("\n\n"))
+        .unwrap_or_else(|| panic!("{out:?}"));
+    assert!(gtp::parse_vertex(vertex).is_some(), "{out:?}");
+    let out = transcript(
+        &mut e,
+        "rectangular_boardsize 4 2\noust-setup b XO../...O\ngenmove b\nplay b D2\n",
+    );
+    assert_eq!(out, "=\n\n=\n\n= A1\n\n=\n\n");
+}
+
+/// The ruler's side at the end of a real game that Black (a human) won with D5: GoGui replays the game from
+/// `clear_board`, replays the last move once more (which must fail and change nothing), then reads the board and
+/// finds no legal moves.
+#[test]
+fn gogui_ruler_replay_and_game_end() {
+    let mut e = fresh();
+    let input = "list_commands\ngogui-rules_game_id\ngogui-rules_board_size\nclear_board\nplay B E5\nplay W D6\n\
+                 gogui-rules_side_to_move\nplay W D6\nplay W D6\nclear_board\nplay B E5\nplay W D6\nplay B D5\n\
+                 gogui-rules_board\ngogui-rules_board_size\ngogui-rules_captured_count\ngogui-rules_side_to_move\n\
+                 play B D5\ngogui-rules_legal_moves\ngogui-rules_legal_moves\ngogui-rules_final_result\n";
+    let out = transcript(&mut e, input);
+    let after_list = out.split_once("\n\n").unwrap().1;
+    let expected = "= Oust\n\n= 9\n\n=\n\n=\n\n=\n\n= black\n\n\
+        ? illegal move: black is to move: white's placement did not capture\n\n\
+        ? illegal move: black is to move: white's placement did not capture\n\n\
+        =\n\n=\n\n=\n\n=\n\n\
+        = . . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n. . . X X . . . .\n\
+        . . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n\n\
+        = 9\n\n= 1 0\n\n= black\n\n\
+        ? illegal move: the game is over: B+ (black captured every white stone)\n\n\
+        =\n\n=\n\n= Black wins: all white stones captured after 3 placements\n\n";
+    assert_eq!(after_list, expected);
+}
+
+/// GoGui's load on the ruler: after every move it replays the whole game (three times in GoGui 1.6), each replay
+/// followed by the same move sent once more. Replayed here move by move over a real 111-move game.
+#[test]
+fn gogui_style_replays_of_a_whole_game_reach_the_saved_position() {
+    let text = sgf::read_file(&fixture("gogui-cvc-game.sgf")).unwrap();
+    let (record, final_game) = sgf::check(&text).unwrap();
+    let moves: Vec<String> = final_game
+        .records()
+        .iter()
+        .map(|r| {
+            let name = match r.mv {
+                oust::rules::Move::Place(p) => final_game.position().geometry().name(p),
+                oust::rules::Move::Pass => "pass".into(),
+            };
+            let c = if r.color == Color::Black { 'B' } else { 'W' };
+            format!("play {c} {name}\n")
+        })
+        .collect();
+    assert_eq!(moves.len(), record.moves.len());
+    let mut e = fresh();
+    let mut plays = 0;
+    for n in 1..=moves.len() {
+        let mut input = String::new();
+        for _ in 0..3 {
+            input.push_str("clear_board\n");
+            input.extend(moves[..n].iter().cloned());
+            input.push_str(&moves[n - 1]);
+            plays += n + 1;
+        }
+        let out = transcript(&mut e, &input);
+        // Every replayed move succeeds; only the repeated last move fails.
+        assert_eq!(
+            out.matches("\n?").count() + out.starts_with('?') as usize,
+            3
+        );
+    }
+    assert!(plays > 18_000, "{plays}");
+    assert_eq!(e.game().position(), final_game.position());
+    assert_eq!(
+        transcript(
+            &mut e,
+            "gogui-rules_legal_moves\ngogui-rules_captured_count\n"
+        ),
+        "=\n\n= 19 50\n\n"
+    );
+}
+
+/// What the GoGui window showed at the end of each saved game (read off the screenshots), and what loading the
+/// file gives.
+#[test]
+fn games_saved_by_gogui_load_into_the_positions_gogui_showed() {
+    let cases = [
+        (
+            "gogui-cvc-game.sgf",
+            111,
+            [
+                "....OO...",
+                "OO.OO....",
+                ".OO.OO...",
+                "..O.O..OO",
+                "OOOOOOOO.",
+                ".OOOO..O.",
+                "O...OOO.O",
+                ".O..OOO..",
+                "O..OOOO.O",
+            ],
+            (19, 50),
+        ),
+        (
+            "gogui-human-game.sgf",
+            111,
+            [
+                ".....OOO.",
+                "....OO.O.",
+                "...OOO...",
+                ".....OOOO",
+                "...OOO..O",
+                ".....OOOO",
+                "......OO.",
+                "....O.OO.",
+                "...OOOO..",
+            ],
+            (27, 54),
+        ),
+    ];
+    for (name, moves, rows, captured) in cases {
+        let text = sgf::read_file(&fixture(name)).unwrap();
+        let (record, game) = sgf::check(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(record.moves.len(), moves, "{name}");
+        assert!(
+            record.turns.len() == moves,
+            "{name}: GoGui writes PL in every move node"
+        );
+        let pos = game.position();
+        assert_eq!(common::rows(pos), rows, "{name}");
+        assert_eq!(
+            (pos.captured_by(Color::Black), pos.captured_by(Color::White)),
+            captured
+        );
+        assert!(matches!(pos.status(), Status::Over(_)), "{name}");
+        // Written back by oust and read again: the same game.
+        let again = sgf::replay(
+            &sgf::parse(&sgf::write(&game, &Default::default())).unwrap(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(again.position(), pos);
+        assert_eq!(again.records(), game.records());
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("oust-test-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn printsgf_to_a_file_and_loadsgf_back() {
+    let dir = temp_dir("printsgf");
+    let file = dir.join("game.sgf");
+    let file = file.to_str().unwrap();
+    let mut e = fresh();
+    let input = format!(
+        "boardsize 5\nplay b B1\nplay w C1\nplay b D5\nplay w A2\nplay b D1\nplay w E5\nplay b B2\nplay b A5\n\
+         genmove w\n\
+         printsgf {file}\nshowboard\n"
+    );
+    let out = transcript(&mut e, &input);
+    assert!(out.contains("= capture 2 extra-turn\n\n"), "{out}");
+    let board = out.rsplit_once("=\n").unwrap().1.to_string();
+    let written = std::fs::read_to_string(file).unwrap();
+    assert!(
+        written.starts_with("(;FF[4]GM[1]CA[UTF-8]AP[oust:"),
+        "{written}"
+    );
+    assert!(
+        written.contains(
+            "SZ[5]GN[Oust]PW[oust]\n;B[be];W[ce];B[da];W[ad];B[de];W[ea];B[bd];B[aa]\n;W["
+        ),
+        "{written}"
+    );
+    let mut other = fresh();
+    let out = transcript(
+        &mut other,
+        &format!("loadsgf {file}\nshowboard\nprintsgf\n"),
+    );
+    assert!(out.starts_with("=\n\n=\n"));
+    assert!(out.contains(&board), "{out}");
+    assert!(out.contains("PW[oust]"), "{out}");
+    assert_eq!(other.game().records(), e.game().records());
+    // A file that cannot be written is an error naming it; nothing changes.
+    let bad = dir.join("no/such/dir/game.sgf");
+    let out = transcript(&mut e, &format!("printsgf {}\n", bad.display()));
+    assert!(
+        out.starts_with(&format!("? cannot write '{}': ", bad.display())),
+        "{out}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_failed_loadsgf_leaves_the_game_as_it_was() {
+    let mut e = fresh();
+    transcript(&mut e, "play b D4\nplay w E5\n");
+    let before = e.game().clone();
+    for file in [
+        "illegal-move.sgf",
+        "not-sgf.sgf",
+        "wrong-turn.sgf",
+        "missing.sgf",
+    ] {
+        let out = transcript(&mut e, &format!("loadsgf {}\n", fixture(file).display()));
+        assert!(out.starts_with("? cannot "), "{out}");
+        assert_eq!(e.game().records(), before.records());
+        assert_eq!(e.game().position(), before.position());
+    }
+    let out = transcript(
+        &mut e,
+        &format!("loadsgf {} 200\n", fixture("gogui-cvc-game.sgf").display()),
+    );
+    assert!(out.contains("move number 200 is past the end"), "{out}");
+    assert_eq!(e.game().position(), before.position());
+}
+
+#[test]
+fn sgf_check_accepts_good_records_and_refuses_bad_ones() {
+    let good = [
+        fixture("gogui-cvc-game.sgf"),
+        fixture("gogui-human-game.sgf"),
+        fixture("gogui-pass-game.sgf"),
+    ];
+    let args: Vec<&str> = ["sgf-check"]
+        .into_iter()
+        .chain(good.iter().map(|p| p.to_str().unwrap()))
+        .collect();
+    let out = run_binary(&args, "");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!(
+            "{}: ok: 9x9, 111 moves, result W+ (white captured every black stone)\n\
+             {}: ok: 9x9, 111 moves, result W+ (white captured every black stone)\n\
+             {}: ok: 3x3, 12 moves, result W+ (white captured every black stone)\n",
+            good[0].display(),
+            good[1].display(),
+            good[2].display()
+        )
+    );
+    assert!(out.stderr.is_empty());
+
+    let bad = [
+        "illegal-move.sgf",
+        "wrong-result.sgf",
+        "wrong-turn.sgf",
+        "not-sgf.sgf",
+        "missing.sgf",
+    ]
+    .map(fixture);
+    let args: Vec<&str> = ["sgf-check", good[0].to_str().unwrap()]
+        .into_iter()
+        .chain(bad.iter().map(|p| p.to_str().unwrap()))
+        .collect();
+    let out = run_binary(&args, "");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 1);
+    let err = String::from_utf8(out.stderr).unwrap();
+    let lines: Vec<&str> = err.lines().collect();
+    let d = |i: usize| bad[i].display().to_string();
+    assert_eq!(lines.len(), 6, "{err}");
+    assert_eq!(
+        lines[0],
+        format!(
+            "{}: move 3 (white C3) is illegal: black is to move: white's placement did not capture",
+            d(0)
+        )
+    );
+    assert_eq!(
+        lines[1],
+        format!("{}: wrong result: RE[B+] but the game is unfinished", d(1))
+    );
+    assert_eq!(
+        lines[2],
+        format!(
+            "{}: after move 2 the record says white is to move (PL), but by the rules black is",
+            d(2)
+        )
+    );
+    assert_eq!(
+        lines[3],
+        format!(
+            "{}: not a valid SGF record: expected a game tree such as (;FF[4]SZ[9];B[dd])",
+            d(3)
+        )
+    );
+    assert!(
+        lines[4].starts_with(&format!("{}: cannot read: ", d(4))),
+        "{}",
+        lines[4]
+    );
+    assert_eq!(lines[5], "5 of 6 records are bad");
+
+    // No file at all is a usage error.
+    let out = run_binary(&["sgf-check"], "");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn sgf_check_compares_the_result_with_the_game() {
+    let game = "(;FF[4]GM[1]SZ[4:2]AB[aa]AW[ba]PL[B]RE[{}];B[ab])";
+    let check = |re: &str| {
+        sgf::check(&game.replace("{}", re))
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    };
+    // Black A1 captures B2, White's only stone: B+.
+    assert_eq!(check("B+"), Ok(()));
+    assert_eq!(check("b+"), Ok(()));
+    assert_eq!(check("?"), Ok(()));
+    assert_eq!(check(""), Ok(()));
+    assert_eq!(
+        check("W+"),
+        Err(
+            "wrong result: RE[W+] but the moves end the game B+ (black captured every white stone)"
+                .into()
+        )
+    );
+    assert_eq!(
+        check("0"),
+        Err(
+            "wrong result: RE[0] but the moves end the game B+ (black captured every white stone)"
+                .into()
+        )
+    );
+    assert_eq!(
+        check("W+R"),
+        Err("wrong result: RE[W+R] (decided off the board) but the moves end the game B+ (black captured every white stone)".into())
+    );
+    assert_eq!(
+        check("B+3.5"),
+        Err("wrong result: RE[B+3.5] is not an Oust result: use B+, W+ or 0, or B+R, W+T, B+F and the like".into())
+    );
+    // An unfinished game may have been resigned or lost on time.
+    let unfinished = "(;FF[4]GM[1]SZ[5]RE[{}];B[aa];W[cc])";
+    let check = |re: &str| {
+        sgf::check(&unfinished.replace("{}", re))
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(check("W+Resign"), Ok(()));
+    assert_eq!(check("B+T"), Ok(()));
+    assert_eq!(check("Void"), Ok(()));
+    assert_eq!(
+        check("Draw"),
+        Err("wrong result: RE[Draw] but the game is unfinished".into())
+    );
+}
+
+#[test]
+fn the_reports_flag_of_the_binary() {
+    let input = "rectangular_boardsize 4 2\noust-setup b XO../...O\ngenmove b\noust-reports\n";
+    let out = run_binary(&["--reports", "off"], input);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "=\n\n=\n\n= A1\n\n= off off\n\n"
+    );
+    let out = run_binary(
+        &["--reports", "on"],
+        &format!("gogui-rules_game_id\n{input}"),
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "= Oust\n\n=\n\n=\n\n= A1 capture 1 extra-turn\n\n= on on\n\n"
+    );
+    let out = run_binary(&[], &format!("{input}gogui-rules_game_id\noust-reports\n"));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "=\n\n=\n\n= A1 capture 1 extra-turn\n\n= auto on\n\n= Oust\n\n= auto off\n\n"
+    );
+    let out = run_binary(&["--reports", "loud"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("'loud' is not auto, on or off")
+    );
+}
+
+#[test]
+fn every_analyze_command_runs_a_listed_command() {
+    const GOGUI_TYPES: &[&str] = &[
+        "bwboard", "cboard", "dboard", "eplist", "gfx", "hstring", "hpstring", "param", "plist",
+        "pspairs", "pstring", "string", "sboard", "var", "varb", "varc", "varw", "varp", "varpo",
+        "none",
+    ];
+    for a in ANALYZE_COMMANDS {
+        assert!(GOGUI_TYPES.contains(&a.kind), "{}", a.kind);
+        assert!(!a.label.contains('/') && !a.command.contains('/'));
+        let name = a.command.split(' ').next().unwrap();
+        assert!(
+            COMMANDS.iter().any(|c| c.name == name),
+            "analyze command {name} is not a command"
+        );
+        // Each runs without error on an empty board and on a game in progress.
+        let mut e = fresh();
+        for setup in ["", "play b D4\nplay w E4\nplay b E5\n"] {
+            let out = transcript(&mut e, &format!("{setup}{}\n", a.command));
+            assert!(out.rsplit("\n\n").nth(1).unwrap().contains('='), "{out}");
+            assert!(!out.contains('?'), "{out}");
+        }
+    }
+}
