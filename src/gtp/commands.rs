@@ -7,7 +7,7 @@ use crate::rules::{Color, Game, Geometry, MAX_SIDE, MIN_SIDE, Move, Position, St
 
 use super::engine::Engine;
 use super::error::{GtpError, syntax};
-use super::format::{board_diagram, move_name, report_tokens, status_line};
+use super::format::{board_diagram, legal_list, report_tokens, status_line};
 use super::parse::{MoveArg, parse_color, parse_float, parse_int, parse_move};
 use super::{gogui, records, think};
 
@@ -409,13 +409,7 @@ fn undo(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
 }
 
 fn list_legal(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
-    let pos = e.game.position();
-    Ok(pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| move_name(pos, m))
-        .collect::<Vec<_>>()
-        .join(" "))
+    Ok(legal_list(e.game.position()))
 }
 
 fn final_score(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {

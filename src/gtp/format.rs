@@ -41,6 +41,17 @@ pub fn move_name(pos: &Position, mv: Move) -> String {
     }
 }
 
+/// The legal moves of the side to move, separated by spaces: placements in point order, `pass` when a pass is
+/// forced, nothing once the game is over.
+pub fn legal_list(pos: &Position) -> String {
+    let names: Vec<String> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| move_name(pos, m))
+        .collect();
+    names.join(" ")
+}
+
 /// The report tokens of a move, in the documented order: `capture N`, `extra-turn`, `forced-pass C`, `result R`.
 /// Empty for a plain non-capturing placement.
 pub fn report_tokens(report: &MoveReport) -> String {

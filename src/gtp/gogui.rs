@@ -10,7 +10,7 @@ use crate::rules::{Color, Outcome, Position, Status};
 use super::commands::{color_arg, play as play_reported};
 use super::engine::{Engine, Reports};
 use super::error::{GtpError, syntax};
-use super::format::move_name;
+use super::format::legal_list;
 use super::think::genmove as genmove_reported;
 
 /// One entry of `gogui-analyze_commands`: GoGui shows `label` in its analyze menu, sends `command` and displays
@@ -122,13 +122,7 @@ pub(super) fn board_size(e: &mut Engine, _: &[&str]) -> Result<String, GtpError>
 /// `gogui-rules_legal_moves`: the legal placements, `pass` when a pass is forced, nothing once the game is over
 /// (which is how GoGui learns that it is).
 pub(super) fn legal_moves(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
-    let pos = ruler(e);
-    Ok(pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| move_name(pos, m))
-        .collect::<Vec<_>>()
-        .join(" "))
+    Ok(legal_list(ruler(e)))
 }
 
 /// `gogui-rules_side_to_move`: `black` or `white`.
