@@ -234,10 +234,12 @@ fn a_hanging_engine_loses_on_time_and_is_replaced() {
     });
     assert_forfeits(&results, Reason::Time, "exceeded its time");
     assert!(results.iter().all(|r| r.moves > 0), "{results:?}");
-    // The time waited for the hung move is charged to the hung engine.
+    // The time waited for the hung move is charged to the hung engine, and is its longest answer.
     for r in &results {
         let hung = if r.black == Side::A { 0 } else { 1 };
         assert!(r.time[hung] >= 1.0, "{r:?}");
+        assert!(r.longest[hung] >= 1.0 && r.longest[hung] <= r.time[hung], "{r:?}");
+        assert!(r.longest[1 - hung] < 1.0, "{r:?}");
     }
 }
 

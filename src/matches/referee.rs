@@ -112,6 +112,7 @@ struct Referee<'a, 'b> {
     game: Game,
     clocks: [Option<Clock>; 2],
     time: [f64; 2],
+    longest: [f64; 2],
 }
 
 /// Plays game `spec` between the engines in `seats` (indexed by [`Side`]), starting any that is not running.
@@ -125,9 +126,15 @@ pub fn play_game(seats: &mut [Seat; 2], spec: &GameSpec<'_>, stop: &AtomicBool) 
         game: Game::new(spec.geometry.clone()),
         clocks: [clock, clock],
         time: [0.0; 2],
+        longest: [0.0; 2],
     };
     let ended = referee.run();
-    let Referee { game, time, .. } = referee;
+    let Referee {
+        game,
+        time,
+        longest,
+        ..
+    } = referee;
     let (outcome, reason, detail) = match ended {
         Ok(outcome) => {
             let reason = match outcome {
@@ -159,6 +166,7 @@ pub fn play_game(seats: &mut [Seat; 2], spec: &GameSpec<'_>, stop: &AtomicBool) 
         detail,
         moves: game.records().len(),
         time,
+        longest,
         opening: spec.opening.map(|(i, _)| i),
     };
     Played::Finished(result, game)
@@ -375,6 +383,7 @@ impl Referee<'_, '_> {
                 ..
             }) if clocked => {
                 self.time[i] += wait;
+                self.longest[i] = self.longest[i].max(wait);
                 return Err(loss(
                     color,
                     Reason::Time,
@@ -390,6 +399,7 @@ impl Referee<'_, '_> {
         };
         let used = reply.elapsed.as_secs_f64();
         self.time[i] += used;
+        self.longest[i] = self.longest[i].max(used);
         if let Some(clock) = self.clocks[i].as_mut() {
             clock.charge(used);
         }

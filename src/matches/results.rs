@@ -135,6 +135,8 @@ pub struct GameResult {
     pub moves: usize,
     /// Seconds Black and White spent answering `genmove`.
     pub time: [f64; 2],
+    /// Seconds of Black's and White's longest single `genmove` answer.
+    pub longest: [f64; 2],
     /// The number of the opening, from 0, when the match uses openings.
     pub opening: Option<usize>,
 }
@@ -177,7 +179,7 @@ impl GameResult {
     /// The line of the results file (no newline).
     pub fn to_line(&self) -> String {
         format!(
-            "{}\t{}\t{}\t{}\t{}\t{}\t{:.3}\t{:.3}\t{}\t{}",
+            "{}\t{}\t{}\t{}\t{}\t{}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\t{}\t{}",
             self.number,
             self.black.letter(),
             self.black.other().letter(),
@@ -186,21 +188,26 @@ impl GameResult {
             self.moves,
             self.time[0],
             self.time[1],
+            self.longest[0],
+            self.longest[1],
             self.opening
                 .map_or_else(|| "-".to_string(), |o| o.to_string()),
             one_line(&self.detail),
         )
     }
 
-    /// Reads a line of a results file.
+    /// Reads a line of a results file of the current format (12 fields) or of format 1 (10 fields, without the
+    /// longest answers, which read as 0).
     ///
     /// # Errors
     /// A message saying which field is wrong.
     pub fn from_line(line: &str) -> Result<GameResult, String> {
-        let fields: Vec<&str> = line.split('\t').collect();
-        if fields.len() != 10 {
-            return Err(format!("{} fields, expected 10", fields.len()));
-        }
+        let mut fields: Vec<&str> = line.split('\t').collect();
+        let longest_fields = match fields.len() {
+            12 => fields.drain(8..10).collect::<Vec<_>>(),
+            10 => vec!["0", "0"],
+            n => return Err(format!("{n} fields, expected 12")),
+        };
         let number = fields[0]
             .parse()
             .map_err(|_| format!("game number '{}'", fields[0]))?;
@@ -237,6 +244,7 @@ impl GameResult {
             detail: fields[9].to_string(),
             moves,
             time: [time(fields[6])?, time(fields[7])?],
+            longest: [time(longest_fields[0])?, time(longest_fields[1])?],
             opening,
         })
     }
@@ -250,9 +258,14 @@ pub fn one_line(s: &str) -> String {
 }
 
 /// The first line of every results file.
-pub const RESULTS_MAGIC: &str = "# oust match results, format 1";
+pub const RESULTS_MAGIC: &str = "# oust match results, format 2";
+/// The first line of results files written before the longest answers were recorded; still read.
+pub const RESULTS_MAGIC_1: &str = "# oust match results, format 1";
 /// The column names, the line after the header comments.
-pub const RESULTS_COLUMNS: &str =
+pub const RESULTS_COLUMNS: &str = "game\tblack\twhite\tresult\treason\tmoves\ttime-black\ttime-white\t\
+    longest-black\tlongest-white\topening\tdetail";
+/// The column names of format 1.
+const RESULTS_COLUMNS_1: &str =
     "game\tblack\twhite\tresult\treason\tmoves\ttime-black\ttime-white\topening\tdetail";
 
 /// The header of a results file: the magic line, both engines' commands, the settings, the column names.
@@ -282,7 +295,7 @@ impl ResultsFile {
     pub fn parse(text: &str) -> Result<ResultsFile, String> {
         let mut lines = text.lines().enumerate();
         match lines.next() {
-            Some((_, RESULTS_MAGIC)) => {}
+            Some((_, RESULTS_MAGIC | RESULTS_MAGIC_1)) => {}
             _ => return Err(format!("line 1: expected '{RESULTS_MAGIC}'")),
         }
         let mut labels = [String::new(), String::new()];
@@ -294,7 +307,8 @@ impl ResultsFile {
                 } else if let Some(b) = comment.strip_prefix(" B: ") {
                     labels[1] = b.to_string();
                 }
-            } else if line == RESULTS_COLUMNS || line.trim().is_empty() {
+            } else if line == RESULTS_COLUMNS || line == RESULTS_COLUMNS_1 || line.trim().is_empty()
+            {
             } else {
                 games
                     .push(GameResult::from_line(line).map_err(|e| format!("line {}: {e}", i + 1))?);
@@ -305,7 +319,7 @@ impl ResultsFile {
 }
 
 /// The tally of a set of games.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Tally {
     /// Engine A's wins, draws and losses.
     pub a: Wdl,
@@ -313,6 +327,8 @@ pub struct Tally {
     pub by_color: [u64; 3],
     /// Forfeits by engine A and by engine B.
     pub forfeits: [u64; 2],
+    /// Seconds of the longest single `genmove` answer of engine A and of engine B.
+    pub longest: [f64; 2],
 }
 
 impl Tally {
@@ -340,18 +356,23 @@ impl Tally {
         if let Some(side) = g.forfeited_by() {
             self.forfeits[side.index()] += 1;
         }
+        for color in [Color::Black, Color::White] {
+            let side = g.side_of(color).index();
+            self.longest[side] = self.longest[side].max(g.longest[color.index()]);
+        }
     }
 }
 
 /// The results as an aligned table, one line per game in the order given, with a header line.
 pub fn format_table(games: &[GameResult]) -> String {
     let mut out = String::from(
-        "  game black white result reason       moves  time-black  time-white  opening  detail\n",
+        "  game black white result reason       moves  time-black  time-white  longest-b  longest-w  opening  \
+         detail\n",
     );
     for g in games {
         let _ = writeln!(
             out,
-            "{:>6} {:<5} {:<5} {:<6} {:<12} {:>5} {:>11.3} {:>11.3}  {:<7}  {}",
+            "{:>6} {:<5} {:<5} {:<6} {:<12} {:>5} {:>11.3} {:>11.3} {:>10.3} {:>10.3}  {:<7}  {}",
             g.number,
             g.black.letter(),
             g.black.other().letter(),
@@ -360,6 +381,8 @@ pub fn format_table(games: &[GameResult]) -> String {
             g.moves,
             g.time[0],
             g.time[1],
+            g.longest[0],
+            g.longest[1],
             g.opening.map_or_else(|| "-".to_string(), |o| o.to_string()),
             g.detail,
         );
@@ -395,6 +418,11 @@ pub fn format_summary(labels: &[String; 2], games: &[GameResult], sprt: Option<&
         out,
         "by colour: black won {}, white won {}, {} drawn",
         t.by_color[0], t.by_color[2], t.by_color[1]
+    );
+    let _ = writeln!(
+        out,
+        "longest answer to genmove: A {:.3} s, B {:.3} s",
+        t.longest[0], t.longest[1]
     );
     match (
         t.a.score(),
@@ -452,18 +480,23 @@ mod tests {
             detail: "black: no\tresponse\nin 1 s".into(),
             moves: 31,
             time: [1.5, 0.25],
+            longest: [1.2, 0.125],
             opening: Some(5),
         };
         let line = g.to_line();
         assert_eq!(
             line,
-            "12\tB\tA\tW+\ttime\t31\t1.500\t0.250\t5\tblack: no response in 1 s"
+            "12\tB\tA\tW+\ttime\t31\t1.500\t0.250\t1.200\t0.125\t5\tblack: no response in 1 s"
         );
         let back = GameResult::from_line(&line).unwrap();
         assert_eq!(back.detail, "black: no response in 1 s");
         assert_eq!(back.winner(), Some(Side::A));
         assert_eq!(back.forfeited_by(), Some(Side::B));
         assert_eq!(back.sgf_result(), "W+T");
+        assert_eq!(back.longest, [1.2, 0.125]);
+        // Format 1 lines, without the longest answers, still read.
+        let old = GameResult::from_line("7\tA\tB\tB+\tcapture\t3\t0.5\t0.25\t-\t").unwrap();
+        assert_eq!((old.time, old.longest), ([0.5, 0.25], [0.0, 0.0]));
         assert!(GameResult::from_line("1\tA\tA\tB+\tcapture\t3\t0\t0\t-\t").is_err());
         assert!(GameResult::from_line("1\tA\tB\tB+\tlucky\t3\t0\t0\t-\t").is_err());
     }
@@ -479,6 +512,7 @@ mod tests {
             detail: String::new(),
             moves: 4,
             time: [0.0, 0.0],
+            longest: [0.0, 0.0],
             opening: None,
         };
         let text = format!("{}{}\n", results_header(&labels, "size 2x2"), g.to_line());
