@@ -238,7 +238,10 @@ fn a_hanging_engine_loses_on_time_and_is_replaced() {
     for r in &results {
         let hung = if r.black == Side::A { 0 } else { 1 };
         assert!(r.time[hung] >= 1.0, "{r:?}");
-        assert!(r.longest[hung] >= 1.0 && r.longest[hung] <= r.time[hung], "{r:?}");
+        assert!(
+            r.longest[hung] >= 1.0 && r.longest[hung] <= r.time[hung],
+            "{r:?}"
+        );
         assert!(r.longest[1 - hung] < 1.0, "{r:?}");
     }
 }

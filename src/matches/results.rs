@@ -419,11 +419,14 @@ pub fn format_summary(labels: &[String; 2], games: &[GameResult], sprt: Option<&
         "by colour: black won {}, white won {}, {} drawn",
         t.by_color[0], t.by_color[2], t.by_color[1]
     );
-    let _ = writeln!(
-        out,
-        "longest answer to genmove: A {:.3} s, B {:.3} s",
-        t.longest[0], t.longest[1]
-    );
+    // Files of format 1 do not record it (it reads as 0, and a real answer always takes some time).
+    if t.longest.iter().any(|&l| l > 0.0) {
+        let _ = writeln!(
+            out,
+            "longest answer to genmove: A {:.3} s, B {:.3} s",
+            t.longest[0], t.longest[1]
+        );
+    }
     match (
         t.a.score(),
         t.a.score_interval(),
