@@ -717,7 +717,7 @@ impl Position {
             return None;
         }
         self.note_placement(p, color);
-        Some(self.capture(p, color, &gids, probe.group as u16))
+        Some(self.capture::<N>(p, color, &gids, probe.group as u16))
     }
 
     /// Bookkeeping shared by every placement: the empty list, hash, counters and last move.
@@ -732,10 +732,15 @@ impl Position {
 
     /// The capturing part of a legal placement on `p` next to the friendly groups rooted at `gids` (with
     /// repeats, and `u16::MAX` for non-friendly entries), forming a group of `total` stones.
-    fn capture(&mut self, p: Point, color: Color, gids: &[u16], total: u16) -> usize {
+    fn capture<const N: usize>(
+        &mut self,
+        p: Point,
+        color: Color,
+        gids: &[u16],
+        total: u16,
+    ) -> usize {
         let me = color as u8;
         let pi = p.index();
-        let fan = self.geo.fan();
         // The distinct friendly groups around `p`; the largest keeps its root.
         let mut roots = [u16::MAX; MAX_DEGREE];
         let mut nroots = 0;
@@ -757,8 +762,8 @@ impl Position {
         // Every enemy group touching the new group goes. Only the new stone and the friendly groups that
         // touched an enemy group before can reach one.
         let mut captured = 0;
-        for &q in &nb[..fan] {
-            captured += self.capture_if_enemy(q, color, roots);
+        for &q in &nb[..N] {
+            captured += self.capture_if_enemy::<N>(q, color, roots);
         }
         for &r in roots {
             if self.slots[r as usize].max_adj == 0 {
@@ -766,8 +771,8 @@ impl Position {
             }
             let mut s = r;
             loop {
-                for &q in &self.geo.padded_neighbors(Point::from_index(s as usize))[..fan] {
-                    captured += self.capture_if_enemy(q, color, roots);
+                for &q in &self.geo.padded_neighbors(Point::from_index(s as usize))[..N] {
+                    captured += self.capture_if_enemy::<N>(q, color, roots);
                 }
                 s = self.slots[s as usize].next;
                 if s == r {
@@ -813,19 +818,18 @@ impl Position {
     /// Removes the enemy group on `q`, if `q` holds an enemy stone, and returns the number of stones removed.
     /// Friendly groups not in `keep` that touched a removed stone are queued for recomputation.
     #[inline(always)]
-    fn capture_if_enemy(&mut self, q: Point, mover: Color, keep: &[u16]) -> usize {
+    fn capture_if_enemy<const N: usize>(&mut self, q: Point, mover: Color, keep: &[u16]) -> usize {
         let s = self.slots[q.index()];
         if s.color != mover.opponent() as u8 {
             return 0;
         }
-        self.remove_group(s.gid, mover, keep)
+        self.remove_group::<N>(s.gid, mover, keep)
     }
 
     /// Removes the enemy group rooted at `r` (see [`Position::capture_if_enemy`]).
     #[inline(never)]
-    fn remove_group(&mut self, r: u16, mover: Color, keep: &[u16]) -> usize {
+    fn remove_group<const N: usize>(&mut self, r: u16, mover: Color, keep: &[u16]) -> usize {
         let enemy = mover.opponent();
-        let fan = self.geo.fan();
         let mut x = r;
         let mut n = 0;
         loop {
@@ -835,7 +839,7 @@ impl Position {
             self.hash ^= self.geo.stone_key(px, enemy);
             self.add_empty(px);
             n += 1;
-            for &y in &self.geo.padded_neighbors(px)[..fan] {
+            for &y in &self.geo.padded_neighbors(px)[..N] {
                 let sy = self.slots[y.index()];
                 if sy.color == mover as u8 && !keep.contains(&sy.gid) {
                     let g = &mut self.slots[sy.gid as usize];
