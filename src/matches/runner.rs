@@ -6,7 +6,7 @@ use std::fs::{self, File};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -245,7 +245,7 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
     let mut tally = Tally::default();
     let mut decision = None;
     let started = Instant::now();
-    let (tx, rx) = mpsc::channel::<(u64, Side, Played)>();
+    let (tx, rx) = mpsc::channel::<Message>();
     let workers = config.concurrency.max(1).min(config.games.max(1) as usize);
     let progress = Mutex::new(io::stderr());
     thread::scope(|scope| {
@@ -256,7 +256,7 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
         }
         drop(tx);
         loop {
-            let (index, black, played) = match rx.recv_timeout(Duration::from_millis(100)) {
+            let (index, black, played, ack) = match rx.recv_timeout(Duration::from_millis(100)) {
                 Ok(message) => message,
                 Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => break,
@@ -285,6 +285,8 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
                 }
                 Played::Interrupted(game) => write_sgf(config, &names, index, black, &game, None),
             }
+            // The worker may start its next game only now, once a decision this result brought is known.
+            let _ = ack.send(());
         }
     });
     if config.progress == Progress::Overwrite && !results.is_empty() {
@@ -345,7 +347,12 @@ fn probe(command: &str, limit: Duration, interrupt: &AtomicBool) -> Result<Strin
     Ok(format!("{name}{version}"))
 }
 
-fn worker(shared: &Shared<'_>, tx: Sender<(u64, Side, Played)>) {
+/// A finished or interrupted game, sent by a worker to the main thread, with the channel on which the main thread
+/// acknowledges it once it has recorded it (and checked the SPRT).
+type Message = (u64, Side, Played, SyncSender<()>);
+
+fn worker(shared: &Shared<'_>, tx: Sender<Message>) {
+    let (ack_tx, ack_rx) = mpsc::sync_channel::<()>(1);
     let config = shared.config;
     let mut seats = [
         Seat::new(Side::A, &config.commands[0]),
@@ -369,7 +376,11 @@ fn worker(shared: &Shared<'_>, tx: Sender<(u64, Side, Played)>) {
             log_dir: config.log_dir.clone(),
         };
         let played = play_game(&mut seats, &spec, shared.interrupt);
-        if tx.send((index, spec.black, played)).is_err() {
+        if tx
+            .send((index, spec.black, played, ack_tx.clone()))
+            .is_err()
+            || ack_rx.recv().is_err()
+        {
             break;
         }
     }

@@ -396,15 +396,13 @@ pub fn run(
                 wake = wake.min(d);
             }
             let due = next_report.filter(|&at| now >= at);
-            let info = due.map(|_| {
-                root_info(
-                    tree,
-                    root,
-                    sh.playouts.load(Ordering::Relaxed).min(sh.limit),
-                )
-            });
-            if monitor(info.as_ref()) == Control::Stop {
-                sh.halt.store(true, Ordering::Relaxed);
+            // Once the search is ending, the monitor has had its say: it is not called again.
+            if !sh.halt.load(Ordering::Relaxed) {
+                let playouts = sh.playouts.load(Ordering::Relaxed).min(sh.limit);
+                let info = due.map(|_| root_info(tree, root, playouts));
+                if monitor(info.as_ref()) == Control::Stop {
+                    sh.halt.store(true, Ordering::Relaxed);
+                }
             }
             if let (Some(at), Some(every)) = (due, interval) {
                 next_report = Some(at.max(now) + every);
