@@ -278,6 +278,14 @@ fn update_proof(tree: &Tree, id: u32) -> bool {
     all
 }
 
+/// Visits a leaf needs before it is expanded: the configured number while the arena is less than a quarter full,
+/// then twice as many for each further quarter, so that a long search spreads its memory over the whole search
+/// instead of filling the arena early and growing no more.
+fn expand_threshold(sh: &Shared) -> u32 {
+    let quarters = 4 * sh.tree.used() / sh.tree.capacity();
+    sh.cfg.expand_visits.saturating_mul(1 << quarters.min(3))
+}
+
 /// One iteration: descend, expand, play out, back up.
 fn iterate(sh: &Shared, w: &mut Worker) {
     let tree = sh.tree;
@@ -300,7 +308,7 @@ fn iterate(sh: &Shared, w: &mut Worker) {
                 w.path.push(child);
                 id = child;
             }
-            LEAF if (id == tree.root() || node.visits() >= sh.cfg.expand_visits)
+            LEAF if (id == tree.root() || node.visits() >= expand_threshold(sh))
                 && !tree.is_full()
                 && node.try_begin_expand() =>
             {
