@@ -1,7 +1,7 @@
 //! Monte Carlo tree search on the rules core's fast path: PUCT selection with priors from cheap Oust knowledge,
 //! biased playouts, an MCTS-solver for proven wins and losses, and tree parallelism with virtual loss.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::rng::Rng;
@@ -122,7 +122,6 @@ struct Shared<'a> {
     playouts: Padded<AtomicU64>,
     /// Set by the monitor (deadline, callback) to end this search.
     halt: Padded<AtomicBool>,
-    finished: Padded<AtomicUsize>,
 }
 
 fn score2(outcome: Outcome, mover: Color) -> u32 {
@@ -348,7 +347,6 @@ fn worker_loop(sh: &Shared, w: &mut Worker) {
         }
         iterate(sh, w);
     }
-    sh.finished.fetch_add(1, Ordering::Release);
 }
 
 /// Runs a search from `root` on `tree` (which holds the root at node 0, possibly with statistics from an earlier
@@ -375,13 +373,13 @@ pub fn run(
         limit: limits.playouts.unwrap_or(u64::MAX),
         stop,
         halt: Padded(AtomicBool::new(false)),
-        finished: Padded(AtomicUsize::new(0)),
         move_cap: w * h * 50,
     };
     let threads = threads.max(1);
     let start = Instant::now();
     let deadline = limits.time.map(|t| start + t);
     std::thread::scope(|s| {
+        let mut handles = Vec::with_capacity(threads);
         for t in 0..threads {
             let sh = &sh;
             let mut worker = Worker {
@@ -391,10 +389,12 @@ pub fn run(
                 buf: Vec::with_capacity(root.geometry().len()),
                 rng: Rng::new(seed ^ (t as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)),
             };
-            s.spawn(move || worker_loop(sh, &mut worker));
+            handles.push(s.spawn(move || worker_loop(sh, &mut worker)));
         }
         let mut next_report = interval.map(|i| start + i);
-        while sh.finished.load(Ordering::Acquire) < threads {
+        // Wait for every thread to end, however it ends: a thread that panicked must not leave this loop waiting
+        // (the scope then passes its panic on).
+        while !handles.iter().all(|h| h.is_finished()) {
             let now = Instant::now();
             let mut wake = now + Duration::from_millis(5);
             if let Some(d) = deadline {
