@@ -147,6 +147,7 @@ fn select(sh: &Shared, id: u32, me: Color) -> u32 {
     let node = tree.node(id);
     let children = node.children();
     let (nv, ns) = node.stats();
+    debug_assert!(!children.is_empty(), "select on a node without children");
     let cfg = sh.cfg;
     let mut best = children.start;
     let mut best_score = f32::NEG_INFINITY;
@@ -295,10 +296,19 @@ fn iterate(sh: &Shared, w: &mut Worker) {
     w.path.push(id);
     let outcome = loop {
         let node = tree.node(id);
+        // The state before the proof: a node seen EXPANDED (an acquire load) shows the proof its expander wrote
+        // before publishing it. Read the other way round, a finished game that another thread expands in between
+        // the two loads looks like a node with neither a proof nor children, and the descent would go astray.
+        let state = node.state();
         if let Some(o) = node.proof() {
             break o;
         }
-        match node.state() {
+        match state {
+            // Only a finished game has no children, and it has its proof; should one ever lack it, the game's end
+            // is right here all the same.
+            EXPANDED if node.children().is_empty() => {
+                break w.pos.winner().map_or(Outcome::Draw, Outcome::Win);
+            }
             EXPANDED => {
                 let child = select(sh, id, w.pos.to_move());
                 let c = tree.node(child);
@@ -513,4 +523,81 @@ pub fn root_info(tree: &Tree, root: &Position, playouts: u64) -> RootInfo {
     info.moves
         .sort_by_key(|m| (m.mv != best_mv, std::cmp::Reverse(m.visits)));
     info
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::mpsc;
+
+    use super::*;
+    use crate::rules::Geometry;
+
+    /// A node that another thread has just expanded as a finished game can look, to a thread that read it in
+    /// between, like a node with no children and no proof. The descent must end there, with the game's result,
+    /// and not wander off to node 0 playing moves onto occupied points (which corrupted the position and hung
+    /// the search in a real match).
+    #[test]
+    fn descent_stops_at_a_node_without_children_or_proof() {
+        // 2x2, Black to move: X at A1 and B1, O at B2. The only move, A2, captures O's last stone and wins.
+        let geo = Arc::new(Geometry::square(2).unwrap());
+        let stones = [
+            Some(Color::Black),
+            Some(Color::Black),
+            None,
+            Some(Color::White),
+        ];
+        let root = Position::setup(geo, &stones, Color::Black, false);
+        let a2 = root.empties()[0];
+        assert_eq!(root.legal_moves(), vec![Move::Place(a2)]);
+
+        let mut tree = Tree::new(16);
+        tree.reset(Color::White);
+        let first = tree
+            .alloc_children(&[(Move::Place(a2), 1.0)], Color::Black)
+            .unwrap();
+        assert!(tree.node(0).try_begin_expand());
+        tree.node(0).finish_expand(first, 1);
+        // The finished game as the racing thread saw it: expanded, no children, proof not yet visible.
+        assert!(tree.node(first).try_begin_expand());
+        tree.node(first).finish_expand(0, 0);
+
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let cfg = Config::default();
+            let never = AtomicBool::new(false);
+            let sh = Shared {
+                tree: &tree,
+                root: &root,
+                cfg: &cfg,
+                limit: u64::MAX,
+                move_cap: 200,
+                stop: &never,
+                playouts: Padded(AtomicU64::new(0)),
+                halt: Padded(AtomicBool::new(false)),
+            };
+            let mut w = Worker {
+                pos: root.clone(),
+                path: Vec::new(),
+                moves: Vec::new(),
+                buf: Vec::new(),
+                rng: Rng::new(1),
+            };
+            iterate(&sh, &mut w);
+            let valid = w.pos.check_invariants();
+            let stats = (tree.node(0).stats(), tree.node(first).stats());
+            tx.send((w.path.clone(), valid, w.pos.winner(), stats))
+                .unwrap();
+        });
+        // Before the fix the descent looped (release) or panicked on an illegal placement (debug): either way no
+        // answer comes.
+        let (path, valid, winner, stats) = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the iteration ends");
+        assert_eq!(path, vec![0, first]);
+        assert_eq!(valid, Ok(()));
+        assert_eq!(winner, Some(Color::Black));
+        // One visit each; the win counts 2 for Black (the child's mover) and 0 for the root's mover, White.
+        assert_eq!(stats, ((1, 0), (1, 2)));
+    }
 }

@@ -284,7 +284,8 @@ impl Searcher {
                         kept.tree.compact();
                     }
                     kept.moves = moves;
-                    return u64::from(kept.tree.node(id).visits());
+                    // Compaction moves the root, so ask the tree where it is.
+                    return u64::from(kept.tree.node(kept.tree.root()).visits());
                 }
             }
             if kept.tree.capacity() == capacity.max(1) {
