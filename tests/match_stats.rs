@@ -78,6 +78,25 @@ fn a_clean_sweep_still_has_a_finite_lower_bound() {
     assert!(elo_hi.is_infinite());
     // Only draws: no uncertainty about the score at all.
     assert_eq!(Wdl::new(0, 50, 0).score_interval(), Some((0.5, 0.5)));
+    // Every length of sweep, both ways: the bound at the swept end is exact (a real match of 100 wins once
+    // printed an upper Elo bound of +5879.7 from a score bound of 0.9999999999999999). The other bound is
+    // 1 / (1 + k) with k = z^2 / n, that is Elo 400 log10(n / z^2).
+    for n in [1, 2, 7, 10, 50, 99, 100, 101, 200, 333, 1000, 10_000] {
+        let k = 1.959_963_984_540_054_f64.powi(2) / n as f64;
+        let sweep = Wdl::new(n, 0, 0);
+        let (lo, hi) = sweep.score_interval().unwrap();
+        assert_eq!(hi, 1.0, "{n} wins");
+        assert_close(lo, 1.0 / (1.0 + k), 1e-12);
+        let (elo_lo, elo_hi) = sweep.elo_interval().unwrap();
+        assert_eq!(elo_hi, f64::INFINITY, "{n} wins");
+        assert_close(elo_lo, -400.0 * k.log10(), 1e-6);
+        let (lo, hi) = sweep.flipped().score_interval().unwrap();
+        assert_eq!(lo, 0.0, "{n} losses");
+        assert_close(hi, k / (1.0 + k), 1e-12);
+        let (elo_lo, elo_hi) = sweep.flipped().elo_interval().unwrap();
+        assert_eq!(elo_lo, f64::NEG_INFINITY, "{n} losses");
+        assert_close(elo_hi, 400.0 * k.log10(), 1e-6);
+    }
 }
 
 #[test]

@@ -53,13 +53,25 @@ impl Wdl {
         let n = self.games() as f64;
         let d = self.draws as f64 / n;
         let k = Z95 * Z95 / n;
-        // Solve (p - s)^2 = k (s (1 - s) - d / 4) for s.
-        let (a, b, c) = (1.0 + k, 2.0 * p + k, p * p + k * d / 4.0);
-        let root = (b * b - 4.0 * a * c).max(0.0).sqrt();
-        Some((
-            ((b - root) / (2.0 * a)).max(0.0),
-            ((b + root) / (2.0 * a)).min(1.0),
-        ))
+        // Solve (p - s)^2 = k (s (1 - s) - d / 4) for s: a s^2 - b s + c = 0 with the coefficients below, whose
+        // discriminant b^2 - 4 a c simplifies to k (4 p (1 - p) - d + k (1 - d)) (no cancellation).
+        let (a, b) = (1.0 + k, 2.0 * p + k);
+        let root = (k * (4.0 * p * (1.0 - p) - d + k * (1.0 - d)))
+            .max(0.0)
+            .sqrt();
+        // A sweep leaves the swept end exactly where it is (rounding would put it a hair inside, which reads as
+        // a finite Elo bound of thousands).
+        let lo = if self.wins == 0 && self.draws == 0 {
+            0.0
+        } else {
+            ((b - root) / (2.0 * a)).max(0.0)
+        };
+        let hi = if self.losses == 0 && self.draws == 0 {
+            1.0
+        } else {
+            ((b + root) / (2.0 * a)).min(1.0)
+        };
+        Some((lo, hi))
     }
 
     /// The Elo difference the mean score stands for; infinite after only wins or only losses.
