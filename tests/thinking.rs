@@ -232,3 +232,38 @@ fn resigns_when_lost_for_two_searches_in_a_row() {
     }
     assert!(resigned, "white never resigned");
 }
+
+/// The search keeps its tree between moves, but never across boards: the empty board hashes the same on every
+/// board, and a tree from another board has moves that are off this board or illegal on it. (It once did: after
+/// `rectangular_boardsize 25 2` and a `genmove`, `boardsize 2` and `genmove b` crashed the engine, and `2x3` after
+/// `3x2` answered "internal error: the chosen move A1 is illegal".)
+#[test]
+fn a_new_board_never_reuses_the_tree_of_another() {
+    let vertex = Regex::new(r"^=(\d) ([A-Z]\d+|pass)( |$)").unwrap();
+    for (first, second) in [
+        ("rectangular_boardsize 25 2", "boardsize 2"),
+        ("rectangular_boardsize 3 2", "rectangular_boardsize 2 3"),
+        ("boardsize 9", "rectangular_boardsize 9 8"),
+    ] {
+        let mut e = engine();
+        let out = send(
+            &mut e,
+            &format!(
+                "oust-set-param playouts 2000\n{first}\n1 genmove b\n{second}\n\
+                 2 genmove b\n3 genmove w\n4 genmove b\n5 genmove w\n"
+            ),
+        );
+        let answers: Vec<&str> = out.split("\n\n").filter(|a| !a.is_empty()).collect();
+        assert_eq!(answers.len(), 8, "{first} / {second}: {out}");
+        for answer in answers
+            .iter()
+            .filter(|a| a.starts_with(['=', '?']) && a.len() > 1)
+        {
+            // Every genmove answers a move; on a board this small the game may end, and then says so.
+            assert!(
+                vertex.is_match(answer) || answer.contains("the game is over"),
+                "{first} / {second}: {answer}"
+            );
+        }
+    }
+}

@@ -18,7 +18,7 @@ pub use playout::{PlayoutResult, play_random, random_playout};
 pub use simple::choose_quick;
 
 use crate::rng::Rng;
-use crate::rules::{Color, Game, Move, Status};
+use crate::rules::{Color, Game, Move, Shape, Status};
 use tree::{EXPANDED, Tree};
 
 /// Which player chooses the moves.
@@ -79,6 +79,8 @@ impl SearchResult {
 struct Kept {
     tree: Tree,
     flavor: Flavor,
+    /// The board the tree was built on: the hash of an empty board is the same on every board.
+    shape: Shape,
     start_hash: u64,
     moves: Vec<(Color, Move)>,
 }
@@ -246,6 +248,7 @@ impl Searcher {
         let moves: Vec<(Color, Move)> = game.records().iter().map(|r| (r.color, r.mv)).collect();
         let start_hash = game.start().hash();
         let pos = game.position();
+        let shape = pos.geometry().shape();
         let root_mover = if pos.extra_turn() {
             pos.to_move()
         } else {
@@ -253,6 +256,7 @@ impl Searcher {
         };
         if let Some(kept) = self.kept.as_mut() {
             let compatible = kept.flavor == flavor
+                && kept.shape == shape
                 && kept.start_hash == start_hash
                 && kept.tree.capacity() == capacity.max(1)
                 && moves.starts_with(&kept.moves);
@@ -291,6 +295,7 @@ impl Searcher {
             if kept.tree.capacity() == capacity.max(1) {
                 kept.tree.reset(root_mover);
                 kept.flavor = flavor;
+                kept.shape = shape;
                 kept.start_hash = start_hash;
                 kept.moves = moves;
                 return 0;
@@ -301,6 +306,7 @@ impl Searcher {
         self.kept = Some(Kept {
             tree,
             flavor,
+            shape,
             start_hash,
             moves,
         });
