@@ -187,7 +187,32 @@ impl Engine {
         if args.len() < spec.min_args || args.len() > spec.max_args {
             return Err(arity_error(spec, args.len()));
         }
-        (spec.run)(self, args)
+        self.guarded(|engine| (spec.run)(engine, args))
+    }
+
+    /// Runs `f`, turning a panic (a bug) into an `internal error` answer so that the session goes on. The game
+    /// itself is never left half changed (it only ever pushes a finished position or pops one), but the search
+    /// tree might be, so it is dropped.
+    pub(crate) fn guarded<T>(
+        &mut self,
+        f: impl FnOnce(&mut Engine) -> Result<T, GtpError>,
+    ) -> Result<T, GtpError> {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(self))) {
+            Ok(result) => result,
+            Err(payload) => {
+                let what = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a panic".to_string());
+                log::error!("internal error (a bug, please report it): {what}");
+                self.searcher.clear();
+                self.stream = None;
+                Err(GtpError::Failed(format!(
+                    "internal error: {what}; the search tree was dropped, the game is as it was"
+                )))
+            }
+        }
     }
 }
 
@@ -208,4 +233,32 @@ fn arity_error(spec: &CommandSpec, got: usize) -> GtpError {
         format!(" ({})", spec.usage)
     };
     syntax(format!("{} takes {expected}{usage}, got {got}", spec.name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_in_a_command_is_an_error_answer_and_the_session_goes_on() {
+        let mut e = Engine::new(Options::default()).unwrap();
+        e.settings.playouts = 50;
+        e.execute("play", &["b", "D4"]).unwrap();
+        e.execute("genmove", &["w"]).unwrap();
+        let before = e.game.records().to_vec();
+        let got: Result<(), GtpError> = e.guarded(|_| panic!("search thread fell over"));
+        assert_eq!(
+            got.unwrap_err().to_string(),
+            "internal error: search thread fell over; the search tree was dropped, the game is as it was"
+        );
+        assert_eq!(e.game.records(), &before[..]);
+        let formatted: Result<(), GtpError> = e.guarded(|_| panic!("{} stones", 3));
+        assert_eq!(
+            formatted.unwrap_err().to_string(),
+            "internal error: 3 stones; the search tree was dropped, the game is as it was"
+        );
+        // The engine goes on, with a fresh tree.
+        assert!(e.execute("genmove", &["b"]).is_ok());
+        assert_eq!(e.game.records().len(), before.len() + 1);
+    }
 }

@@ -137,9 +137,16 @@ impl<W: Write> Session<W> {
                 pos.status(),
                 rules::Status::Over(_) | rules::Status::MustPass
             ) {
-                engine
-                    .searcher
-                    .search(&engine.game, &setup, &request, &mut monitor);
+                let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    engine
+                        .searcher
+                        .search(&engine.game, &setup, &request, &mut monitor);
+                }));
+                if searched.is_err() {
+                    // A bug: the stream just ends, as `Engine::guarded` does for other commands.
+                    log::error!("internal error in the analysis search (a bug, please report it)");
+                    engine.searcher.clear();
+                }
             }
         }
         if let Some(e) = failed {
