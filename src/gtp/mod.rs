@@ -137,16 +137,13 @@ impl<W: Write> Session<W> {
                 pos.status(),
                 rules::Status::Over(_) | rules::Status::MustPass
             ) {
-                let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                // A panic (a bug) is logged and the stream just ends.
+                let _ = engine.guarded(|engine| {
                     engine
                         .searcher
                         .search(&engine.game, &setup, &request, &mut monitor);
-                }));
-                if searched.is_err() {
-                    // A bug: the stream just ends, as `Engine::guarded` does for other commands.
-                    log::error!("internal error in the analysis search (a bug, please report it)");
-                    engine.searcher.clear();
-                }
+                    Ok(())
+                });
             }
         }
         if let Some(e) = failed {
