@@ -376,12 +376,14 @@ fn sgf_check_accepts_good_records_and_refuses_bad_ones() {
 
 #[test]
 fn sgf_check_compares_the_result_with_the_game() {
-    let game = "(;FF[4]GM[1]SZ[4:2]AB[aa]AW[ba]PL[B]RE[{}];B[ab])";
-    let check = |re: &str| {
-        sgf::check(&game.replace("{}", re))
+    // The record with `re` in place of `{}`, checked.
+    fn checked(record: &str, re: &str) -> Result<(), String> {
+        sgf::check(&record.replace("{}", re))
             .map(|_| ())
             .map_err(|e| e.to_string())
-    };
+    }
+    let game = "(;FF[4]GM[1]SZ[4:2]AB[aa]AW[ba]PL[B]RE[{}];B[ab])";
+    let check = |re: &str| checked(game, re);
     // Black A1 captures B2, White's only stone: B+.
     assert_eq!(check("B+"), Ok(()));
     assert_eq!(check("b+"), Ok(()));
@@ -411,11 +413,7 @@ fn sgf_check_compares_the_result_with_the_game() {
     );
     // An unfinished game may have been resigned or lost on time.
     let unfinished = "(;FF[4]GM[1]SZ[5]RE[{}];B[aa];W[cc])";
-    let check = |re: &str| {
-        sgf::check(&unfinished.replace("{}", re))
-            .map(|_| ())
-            .map_err(|e| e.to_string())
-    };
+    let check = |re: &str| checked(unfinished, re);
     assert_eq!(check("W+Resign"), Ok(()));
     assert_eq!(check("B+T"), Ok(()));
     assert_eq!(check("Void"), Ok(()));
