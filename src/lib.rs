@@ -1,8 +1,10 @@
 //! `oust`: an engine for the board game Oust (Mark Steere, 2007).
 //!
 //! The crate has three layers: [`rules`] (the game, no I/O), [`search`] (move choice) and [`gtp`] (the text
-//! protocol). Beside them, [`sgf`] reads and writes game records and [`matches`] referees matches between GTP
-//! engines. `main.rs` only wires them to the command line.
+//! protocol). The board's shape (square, rectangle or hexhex) belongs to the rules' geometry alone, and
+//! [`notation`] is the one place where moves and rows of stones become text and back. Beside them, [`sgf`] reads
+//! and writes game records and [`matches`] referees matches between GTP engines. `main.rs` only wires them to the
+//! command line.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -10,7 +12,7 @@
 //!
 //! let geo = Arc::new(Geometry::square(9).unwrap());
 //! let mut pos = Position::new(geo.clone());
-//! let d4 = geo.point_at(3, 3).unwrap();
+//! let d4 = geo.parse_vertex("D4").unwrap();
 //! let report = pos.play(Move::Place(d4)).unwrap();
 //! assert_eq!(report.captured, 0);
 //! assert_eq!(pos.to_move(), Color::White);
@@ -20,6 +22,7 @@
 pub mod bench;
 pub mod gtp;
 pub mod matches;
+pub mod notation;
 pub mod rng;
 pub mod rules;
 pub mod search;

@@ -11,7 +11,7 @@ use oust::gtp::{self, Engine, Options, Reports};
 use oust::matches::{
     self, ClockSettings, MatchConfig, OpeningSource, Progress, ResultsFile, Sprt, TimeControl,
 };
-use oust::rules::Status;
+use oust::rules::{Shape, Status};
 use oust::sgf;
 
 /// An engine for the board game Oust, speaking a GTP-style protocol on stdin and stdout.
@@ -23,9 +23,9 @@ struct Cli {
     /// Seed for every random choice; the same seed and commands give the same answers [default: from the clock]
     #[arg(long, global = true)]
     seed: Option<u64>,
-    /// Board at start-up: N for N x N, or WxH
-    #[arg(long, default_value = "9", value_parser = parse_size)]
-    size: (usize, usize),
+    /// Board at start-up: N for N x N, WxH, or hexS for the hexhex board of side S (hex5 to hex9 are the usual ones)
+    #[arg(long, value_name = "N|WxH|hexS", default_value = "9", value_parser = parse_size)]
+    size: Shape,
     /// Move reports after play and genmove responses: on, off (standard GTP, for strict controllers), or auto (on
     /// until a GoGui controller is detected by its gogui-rules_* commands)
     #[arg(long, default_value = "auto", value_name = "auto|on|off", value_parser = parse_reports)]
@@ -82,9 +82,9 @@ struct MatchArgs {
     /// Games to play
     #[arg(long, value_name = "N", default_value_t = 10)]
     games: u64,
-    /// Board: N for N x N, or WxH
-    #[arg(long, value_name = "N|WxH", default_value = "9", value_parser = parse_size)]
-    size: (usize, usize),
+    /// Board: N for N x N, WxH, or hexS for the hexhex board of side S
+    #[arg(long, value_name = "N|WxH|hexS", default_value = "9", value_parser = parse_size)]
+    size: Shape,
     /// Swap colours every game
     #[arg(long)]
     alternate: bool,
@@ -132,15 +132,8 @@ struct MatchArgs {
     merge: Option<Vec<PathBuf>>,
 }
 
-fn parse_size(s: &str) -> Result<(usize, usize), String> {
-    let parse = |t: &str| {
-        t.parse::<usize>()
-            .map_err(|_| format!("'{s}' is not N or WxH"))
-    };
-    match s.split_once(['x', 'X']) {
-        Some((w, h)) => Ok((parse(w)?, parse(h)?)),
-        None => parse(s).map(|n| (n, n)),
-    }
+fn parse_size(s: &str) -> Result<Shape, String> {
+    Shape::parse(s).map_err(|e| e.to_string())
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
@@ -216,9 +209,8 @@ fn check_file(file: &Path) -> Result<String, String> {
         _ => format!("unfinished, {} to move", pos.to_move()),
     };
     Ok(format!(
-        "{}x{}, {} moves, {end}",
-        record.width,
-        record.height,
+        "{}, {} moves, {end}",
+        record.board,
         record.moves.len()
     ))
 }
@@ -228,8 +220,7 @@ fn serve(cli: &Cli) -> ExitCode {
     log::info!("seed {seed}");
     let options = Options {
         seed,
-        width: cli.size.0,
-        height: cli.size.1,
+        board: cli.size,
         reports: cli.reports,
         ..Options::default()
     };
@@ -244,10 +235,9 @@ fn serve(cli: &Cli) -> ExitCode {
         };
     if io::stdin().is_terminal() {
         eprintln!(
-            "oust {}: Oust engine on a {}x{} board, speaking GTP. Try 'genmove b', 'showboard', 'list_commands' or 'quit'.",
+            "oust {}: Oust engine on a {} board, speaking GTP. Try 'genmove b', 'showboard', 'list_commands' or 'quit'.",
             env!("CARGO_PKG_VERSION"),
-            cli.size.0,
-            cli.size.1
+            cli.size
         );
     }
     match gtp::run(
@@ -255,7 +245,7 @@ fn serve(cli: &Cli) -> ExitCode {
         io::BufReader::new(io::stdin()),
         io::stdout().lock(),
     ) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             log::error!("i/o error: {e}");
             ExitCode::FAILURE
@@ -273,8 +263,7 @@ fn apply_flags(engine: &mut Engine, cli: &Cli) -> Result<(), String> {
     ];
     for (name, value) in named {
         if let Some(v) = value {
-            engine
-                .set_param(name, v)
+            gtp::set_param(engine, name, v)
                 .map_err(|e| format!("--{}: {e}", name.replace('_', "-")))?;
         }
     }
@@ -282,9 +271,7 @@ fn apply_flags(engine: &mut Engine, cli: &Cli) -> Result<(), String> {
         let (name, value) = pair
             .split_once('=')
             .ok_or_else(|| format!("--set {pair}: expected NAME=VALUE"))?;
-        engine
-            .set_param(name, value)
-            .map_err(|e| format!("--set {pair}: {e}"))?;
+        gtp::set_param(engine, name, value).map_err(|e| format!("--set {pair}: {e}"))?;
     }
     Ok(())
 }
@@ -361,8 +348,7 @@ fn play_match(args: &MatchArgs, seed: Option<u64>) -> ExitCode {
     let config = MatchConfig {
         commands: [black.clone(), white.clone()],
         games: args.games,
-        width: args.size.0,
-        height: args.size.1,
+        board: args.size,
         alternate: args.alternate,
         openings,
         opening_offset: args.opening_offset,

@@ -2,6 +2,10 @@
 //! rules, which refuse any illegal move with its number. Extra turns are consecutive moves of one colour.
 //! [`check`] validates a whole record, result included. This module works on text, apart from [`read_file`],
 //! which reads a record file with a size cap.
+//!
+//! Points are written as Go's SGF writes them (the geometry's [`Geometry::sgf_coord`]). A hexhex board of side S
+//! is recorded as `SZ[2S-1]`, the rhombus GoGui draws it on, with the private root property `HX[S]`, since `SZ`
+//! alone cannot tell hex side 7 from square 13.
 
 use std::fmt::{self, Write as _};
 use std::io::Read as _;
@@ -14,7 +18,10 @@ use nom::multi::{many0, many1};
 use nom::sequence::{delimited, preceded, terminated};
 use nom::{IResult, Parser};
 
-use crate::rules::{Color, Game, Geometry, IllegalMove, Move, Outcome, Point, Position, Status};
+use crate::notation::move_name;
+use crate::rules::{
+    Color, Game, Geometry, IllegalMove, Move, Outcome, Point, Position, Shape, Status,
+};
 
 /// Root information written with a game.
 #[derive(Clone, Debug, Default)]
@@ -36,19 +43,6 @@ fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace(']', "\\]")
 }
 
-fn coord(geo: &Geometry, p: Point) -> String {
-    let (x, y) = geo.coords(p);
-    let (_, h) = geo.dimensions();
-    let letter = |i: usize| {
-        char::from(if i < 26 {
-            b'a' + i as u8
-        } else {
-            b'A' + (i - 26) as u8
-        })
-    };
-    format!("{}{}", letter(x), letter(h - 1 - y))
-}
-
 /// The SGF text of `game`, with `info` in the root node.
 pub fn write(game: &Game, info: &GameInfo) -> String {
     let start = game.start();
@@ -60,6 +54,9 @@ pub fn write(game: &Game, info: &GameInfo) -> String {
         let _ = write!(out, "SZ[{w}]");
     } else {
         let _ = write!(out, "SZ[{w}:{h}]");
+    }
+    if let Shape::Hex { side } = geo.shape() {
+        let _ = write!(out, "{HEX_PROPERTY}[{side}]");
     }
     let _ = write!(out, "GN[Oust]");
     for (key, value) in [("PB", &info.black), ("PW", &info.white), ("DT", &info.date)] {
@@ -84,7 +81,7 @@ pub fn write(game: &Game, info: &GameInfo) -> String {
         let stones: Vec<String> = geo
             .points()
             .filter(|&p| start.color_at(p) == Some(color))
-            .map(|p| format!("[{}]", coord(geo, p)))
+            .map(|p| format!("[{}]", geo.sgf_coord(p)))
             .collect();
         if !stones.is_empty() {
             let _ = write!(out, "{key}{}", stones.concat());
@@ -111,7 +108,7 @@ pub fn write(game: &Game, info: &GameInfo) -> String {
             'W'
         };
         let value = match record.mv {
-            Move::Place(p) => coord(geo, p),
+            Move::Place(p) => geo.sgf_coord(p),
             Move::Pass => String::new(),
         };
         let _ = write!(out, ";{key}[{value}]");
@@ -124,19 +121,20 @@ fn stones_empty(pos: &Position) -> bool {
     pos.stone_count(Color::Black) + pos.stone_count(Color::White) == 0
 }
 
+/// The private root property that marks a hexhex board: `HX[S]` for side S, with `SZ[2S-1]`.
+pub const HEX_PROPERTY: &str = "HX";
+
 /// The main line of an SGF record, as far as Oust needs it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
-    /// Board width (`SZ`).
-    pub width: usize,
-    /// Board height (`SZ`).
-    pub height: usize,
-    /// Set-up stones (`AB`, `AW` of the root): colour, column and row from the bottom left, from 0.
-    pub setup: Vec<(Color, usize, usize)>,
+    /// The board (`SZ`, and `HX` for a hexhex board).
+    pub board: Shape,
+    /// Set-up stones (`AB`, `AW` of the root), as points of the board.
+    pub setup: Vec<(Color, Point)>,
     /// Side to move after set-up (`PL` before the first move).
     pub to_move: Option<Color>,
-    /// The moves in order: colour and `Some((x, y))`, or `None` for a pass.
-    pub moves: Vec<(Color, Option<(usize, usize)>)>,
+    /// The moves in order, with their colours.
+    pub moves: Vec<(Color, Move)>,
     /// Sides to move stated after moves: `(n, colour)` for a `PL` in the node of move `n` (from 1) or in a later
     /// node without a move. GoGui writes one in every move node; [`replay`] checks them against the rules.
     pub turns: Vec<(usize, Color)>,
@@ -288,6 +286,15 @@ fn collection(i: &str) -> Res<'_, Vec<Node>> {
 /// [`SgfError::Syntax`] for text that is not SGF, [`SgfError::Unsupported`] for records of another game, of an
 /// unsupported size, or with set-up after the first move.
 pub fn parse(text: &str) -> Result<Record, SgfError> {
+    parse_for(text, None)
+}
+
+/// [`parse`] for an engine whose board is `current`: when that is a hexhex board, a record with `SZ[2S-1]` and no
+/// `HX` is read as that hexhex board. GoGui saves the games of its hexagonal boards that way, with `SZ` alone.
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_for(text: &str, current: Option<Shape>) -> Result<Record, SgfError> {
     let nodes = match collection(text) {
         Ok((_, nodes)) => nodes,
         Err(_) => {
@@ -296,12 +303,11 @@ pub fn parse(text: &str) -> Result<Record, SgfError> {
             ));
         }
     };
-    let mut record = Record {
-        width: 19,
-        height: 19,
-        ..Record::default()
-    };
-    let mut size_seen = false;
+    let mut size: Option<(usize, usize)> = None;
+    let mut hex_side: Option<usize> = None;
+    let mut to_move = None;
+    let mut turns = Vec::new();
+    let mut info = Vec::new();
     let mut raw_moves: Vec<(Color, String)> = Vec::new();
     let mut raw_setup: Vec<(Color, String)> = Vec::new();
     for (n, node) in nodes.iter().enumerate() {
@@ -314,11 +320,17 @@ pub fn parse(text: &str) -> Result<Record, SgfError> {
                         Some((a, b)) => a.trim().parse().ok().zip(b.trim().parse().ok()),
                         None => v.parse().ok().map(|s| (s, s)),
                     };
-                    let (w, h) =
-                        parsed.ok_or_else(|| SgfError::Syntax(format!("SZ[{v}] is not a size")))?;
-                    record.width = w;
-                    record.height = h;
-                    size_seen = true;
+                    size = Some(
+                        parsed.ok_or_else(|| SgfError::Syntax(format!("SZ[{v}] is not a size")))?,
+                    );
+                }
+                HEX_PROPERTY if n == 0 => {
+                    let v = values[0].trim();
+                    hex_side = Some(v.parse().map_err(|_| {
+                        SgfError::Syntax(format!(
+                            "{HEX_PROPERTY}[{v}] is not the side of a hexhex board"
+                        ))
+                    })?);
                 }
                 "GM" if values[0].trim() != "1" => {
                     return Err(SgfError::Unsupported(format!(
@@ -354,7 +366,7 @@ pub fn parse(text: &str) -> Result<Record, SgfError> {
                     };
                     raw_moves.push((color, values[0].trim().to_string()));
                 }
-                _ if n == 0 => record.info.push((key.clone(), values[0].clone())),
+                _ if n == 0 => info.push((key.clone(), values[0].clone())),
                 _ => {}
             }
         }
@@ -362,68 +374,73 @@ pub fn parse(text: &str) -> Result<Record, SgfError> {
         // writes it, or later) it states who is to move after them.
         if let Some(c) = node_pl {
             if raw_moves.is_empty() {
-                record.to_move = Some(c);
+                to_move = Some(c);
             } else {
-                record.turns.push((raw_moves.len(), c));
+                turns.push((raw_moves.len(), c));
             }
         }
     }
-    if !size_seen {
-        log::info!("SGF record without SZ: assuming 19x19");
-    }
-    Geometry::rect(record.width, record.height)
-        .map_err(|e| SgfError::Unsupported(e.to_string()))?;
+    let board = board_of(size, hex_side, current)?;
+    let geo = Geometry::new(board).map_err(|e| SgfError::Unsupported(e.to_string()))?;
+    let mut setup = Vec::new();
     for (color, v) in raw_setup {
-        for (x, y) in points_of(&v, record.width, record.height)? {
-            record.setup.push((color, x, y));
+        for p in geo.sgf_points(&v).map_err(SgfError::Syntax)? {
+            setup.push((color, p));
         }
     }
+    let mut moves = Vec::new();
     for (color, v) in raw_moves {
-        let is_pass = v.is_empty() || (v == "tt" && record.width <= 19 && record.height <= 19);
-        let point = if is_pass {
-            None
+        let mv = if v.is_empty() || (v == "tt" && geo.sgf_tt_is_pass()) {
+            Move::Pass
         } else {
-            Some(point_of(&v, record.width, record.height)?)
+            Move::Place(geo.sgf_point(&v).map_err(SgfError::Syntax)?)
         };
-        record.moves.push((color, point));
+        moves.push((color, mv));
     }
-    Ok(record)
+    Ok(Record {
+        board,
+        setup,
+        to_move,
+        moves,
+        turns,
+        info,
+    })
 }
 
-/// Column and row (from the bottom) of an SGF point such as `dd`.
-fn point_of(v: &str, w: usize, h: usize) -> Result<(usize, usize), SgfError> {
-    let index = |c: char| match c {
-        'a'..='z' => Some(c as usize - 'a' as usize),
-        'A'..='Z' => Some(c as usize - 'A' as usize + 26),
-        _ => None,
-    };
-    let mut chars = v.chars();
-    match (
-        chars.next().and_then(index),
-        chars.next().and_then(index),
-        chars.next(),
-    ) {
-        (Some(x), Some(y), None) if x < w && y < h => Ok((x, h - 1 - y)),
-        _ => Err(SgfError::Syntax(format!(
-            "[{v}] is not a point of a {w}x{h} board"
-        ))),
-    }
-}
-
-/// The points of an SGF point or compressed rectangle `aa:cc`.
-fn points_of(v: &str, w: usize, h: usize) -> Result<Vec<(usize, usize)>, SgfError> {
-    match v.split_once(':') {
-        None => Ok(vec![point_of(v, w, h)?]),
-        Some((a, b)) => {
-            let (x1, y1) = point_of(a, w, h)?;
-            let (x2, y2) = point_of(b, w, h)?;
-            let mut out = Vec::new();
-            for x in x1.min(x2)..=x1.max(x2) {
-                for y in y1.min(y2)..=y1.max(y2) {
-                    out.push((x, y));
-                }
+/// The board of a record from its `SZ` and `HX` (see [`parse_for`] for `current`).
+fn board_of(
+    size: Option<(usize, usize)>,
+    hex_side: Option<usize>,
+    current: Option<Shape>,
+) -> Result<Shape, SgfError> {
+    match (size, hex_side) {
+        (_, Some(side)) => {
+            let board = Shape::Hex { side };
+            match size {
+                Some(sz) if sz != board.extent() => Err(SgfError::Unsupported(format!(
+                    "{HEX_PROPERTY}[{side}] needs SZ[{}], the record has SZ[{}:{}]",
+                    board.extent().0,
+                    sz.0,
+                    sz.1
+                ))),
+                _ => Ok(board),
             }
-            Ok(out)
+        }
+        (Some((w, h)), None) => Ok(match current {
+            Some(board) if board.is_hex() && board.extent() == (w, h) => {
+                log::info!(
+                    "SGF record with SZ[{w}] and no {HEX_PROPERTY} read as the {board} board"
+                );
+                board
+            }
+            _ => Shape::Rect {
+                width: w,
+                height: h,
+            },
+        }),
+        (None, None) => {
+            log::info!("SGF record without SZ: assuming 19x19");
+            Ok(Shape::square(19))
         }
     }
 }
@@ -435,16 +452,13 @@ fn points_of(v: &str, w: usize, h: usize) -> Result<Vec<(usize, usize)>, SgfErro
 /// [`SgfError::Illegal`] with the number of the first illegal move, [`SgfError::Turn`] for a stated side to
 /// move the rules disagree with.
 pub fn replay(record: &Record, limit: Option<usize>) -> Result<Game, SgfError> {
-    let geo = Arc::new(
-        Geometry::rect(record.width, record.height)
-            .map_err(|e| SgfError::Unsupported(e.to_string()))?,
-    );
+    let geo =
+        Arc::new(Geometry::new(record.board).map_err(|e| SgfError::Unsupported(e.to_string()))?);
     let mut game = if record.setup.is_empty() && record.to_move.is_none() {
         Game::new(geo.clone())
     } else {
         let mut stones = vec![None; geo.len()];
-        for &(c, x, y) in &record.setup {
-            let p = geo.point_at(x, y).expect("checked while parsing");
+        for &(c, p) in &record.setup {
             stones[p.index()] = Some(c);
         }
         Game::from_position(Position::setup(
@@ -454,23 +468,16 @@ pub fn replay(record: &Record, limit: Option<usize>) -> Result<Game, SgfError> {
             false,
         ))
     };
-    for (i, &(color, point)) in record
+    for (i, &(color, mv)) in record
         .moves
         .iter()
         .take(limit.unwrap_or(usize::MAX))
         .enumerate()
     {
-        let mv = match point {
-            Some((x, y)) => Move::Place(geo.point_at(x, y).expect("checked while parsing")),
-            None => Move::Pass,
-        };
         game.play(color, mv).map_err(|error| SgfError::Illegal {
             number: i + 1,
             color,
-            vertex: point.map_or_else(
-                || "pass".to_string(),
-                |(x, y)| crate::rules::vertex_name(x, y),
-            ),
+            vertex: move_name(&geo, mv),
             error,
         })?;
         let pos = game.position();
@@ -655,12 +662,18 @@ mod tests {
     fn variations_comments_and_passes() {
         let text = "junk before (;GM[1]FF[4]SZ[3]C[a comment with \\] and\\\nline]\n ;B[aa] (;W[cc];B[]) (;W[bb]))";
         let record = parse(text).unwrap();
+        let geo = Geometry::new(record.board).unwrap();
+        let moves: Vec<(Color, String)> = record
+            .moves
+            .iter()
+            .map(|&(c, mv)| (c, move_name(&geo, mv)))
+            .collect();
         assert_eq!(
-            record.moves,
+            moves,
             vec![
-                (Color::Black, Some((0, 2))),
-                (Color::White, Some((2, 0))),
-                (Color::Black, None)
+                (Color::Black, "A3".to_string()),
+                (Color::White, "C1".to_string()),
+                (Color::Black, "pass".to_string())
             ]
         );
         assert_eq!(record.get("C"), Some("a comment with ] andline"));

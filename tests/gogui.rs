@@ -75,7 +75,10 @@ fn gogui_program_start_up_and_first_moves() {
         .strip_prefix("= ")
         .and_then(|r| r.strip_suffix("\n\n"))
         .unwrap_or_else(|| panic!("{out:?}"));
-    assert!(gtp::parse_vertex(vertex).is_some(), "{out:?}");
+    assert!(
+        e.game().position().geometry().parse_vertex(vertex).is_ok(),
+        "{out:?}"
+    );
     let out = transcript(
         &mut e,
         "rectangular_boardsize 4 2\noust-setup b XO../...O\ngenmove b\nplay b D2\n",

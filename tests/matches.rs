@@ -12,7 +12,7 @@ use oust::matches::{
     self, GameResult, MatchConfig, OpeningSource, Reason, ResultsFile, Side, Sprt, SprtDecision,
     TimeControl,
 };
-use oust::rules::Status;
+use oust::rules::{Shape, Status};
 use oust::sgf;
 
 const OUST: &str = env!("CARGO_BIN_EXE_oust");
@@ -171,8 +171,7 @@ fn against_broken(
 ) -> Vec<GameResult> {
     let dir = scratch(mode);
     let mut config = MatchConfig::new(&broken(mode, 1), &oust(2), games);
-    config.width = 7;
-    config.height = 7;
+    config.board = Shape::square(7);
     config.alternate = true;
     config.sgf_dir = Some(dir.join("sgf"));
     config.log_dir = Some(dir.join("logs"));
@@ -303,8 +302,7 @@ fn the_sprt_stops_a_decided_match() {
 fn an_interrupt_abandons_the_game_in_progress() {
     let dir = scratch("interrupt");
     let mut config = MatchConfig::new(&broken("hang", 1), &oust(2), 3);
-    config.width = 7;
-    config.height = 7;
+    config.board = Shape::square(7);
     config.sgf_dir = Some(dir.join("sgf"));
     config.results = Some(dir.join("results.tsv"));
     config.log_dir = Some(dir.join("logs"));

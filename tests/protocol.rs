@@ -217,8 +217,7 @@ fn random_garbage_never_breaks_the_framing() {
         }
         line.push(b'\n');
         let mut out = Vec::new();
-        gtp::run(&mut engine, Cursor::new(line), &mut out).unwrap();
-        if engine.wants_quit() {
+        if gtp::run(&mut engine, Cursor::new(line), &mut out).unwrap() == gtp::Ended::Quit {
             break;
         }
         let text = String::from_utf8(out).unwrap();

@@ -1,18 +1,13 @@
 //! The command table: the one list from which dispatch, `list_commands`, `known_command` and the documentation
-//! check are all derived.
+//! check are all derived. It sits on top of the handlers and is the only module that knows them all.
 
-use std::sync::Arc;
-
-use crate::rules::{Color, Game, Geometry, MAX_SIDE, MIN_SIDE, Move, Position, Status, perft};
-
-use super::engine::Engine;
 use super::error::{GtpError, syntax};
-use super::format::{board_diagram, legal_list, report_tokens, status_line};
-use super::parse::{MoveArg, parse_color, parse_float, parse_int, parse_move};
-use super::{gogui, records, think};
+use super::handlers::{board, clock, gogui, params, play, records, think};
+use super::reply::Reply;
+use super::state::Engine;
 
 /// A command handler: the engine and the arguments, already counted against the table's arity.
-pub type Handler = fn(&mut Engine, &[&str]) -> Result<String, GtpError>;
+pub type Handler = fn(&mut Engine, &[&str]) -> Result<Reply, GtpError>;
 
 /// One protocol command.
 pub struct CommandSpec {
@@ -73,42 +68,42 @@ pub static COMMANDS: &[CommandSpec] = &[
         "SIZE",
         1..=1,
         "new empty SIZE x SIZE board",
-        boardsize
+        board::boardsize
     ),
     command!(
         "rectangular_boardsize",
         "WIDTH HEIGHT",
         2..=2,
         "new empty WIDTH x HEIGHT board",
-        rect_boardsize
+        board::rect_boardsize
     ),
     command!(
         "clear_board",
         "",
         0..=0,
         "empty the board, Black to move",
-        clear_board
+        board::clear_board
     ),
     command!(
         "komi",
         "KOMI",
         1..=1,
         "accepted and ignored (Oust has no komi)",
-        komi
+        board::komi
     ),
     command!(
         "play",
         "COLOR MOVE",
         2..=2,
         "play a move, report captures and extra turns",
-        gogui::play
+        play::play
     ),
     command!(
         "genmove",
         "COLOR",
         1..=1,
         "choose and play a move",
-        gogui::genmove
+        think::genmove
     ),
     command!(
         "reg_genmove",
@@ -117,48 +112,48 @@ pub static COMMANDS: &[CommandSpec] = &[
         "choose a move without playing it",
         think::reg_genmove
     ),
-    command!("undo", "", 0..=0, "take back the last move", undo),
+    command!("undo", "", 0..=0, "take back the last move", play::undo),
     command!(
         "showboard",
         "",
         0..=0,
         "board diagram and game state",
-        |e, _| Ok(board_diagram(e.game.position()))
+        board::showboard
     ),
     command!(
         "list_legal",
         "",
         0..=0,
         "legal moves of the side to move",
-        list_legal
+        play::list_legal
     ),
     command!(
         "final_score",
         "",
         0..=0,
         "B+, W+ or 0 once the game is over",
-        final_score
+        play::final_score
     ),
     command!(
         "perft",
         "DEPTH",
         1..=1,
         "number of move sequences DEPTH moves long",
-        perft_cmd
+        board::perft_cmd
     ),
     command!(
         "oust-setup",
         "COLOR ROWS [extra-turn]",
         2..=3,
         "set up a position",
-        setup
+        board::setup
     ),
     command!(
         "oust-status",
         "",
         0..=0,
         "side to move, extra turn, counts, result",
-        |e, _| { Ok(status_line(e.game.position())) }
+        board::status
     ),
     command!(
         "oust-reports",
@@ -199,7 +194,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         "gogui-rules_board_size",
         "",
         0..=0,
-        "GoGui ruler: N, or W H",
+        "GoGui ruler: N, W H, or N hex",
         gogui::board_size
     ),
     command!(
@@ -249,42 +244,42 @@ pub static COMMANDS: &[CommandSpec] = &[
         "MAIN BYO_YOMI_TIME BYO_YOMI_STONES",
         3..=3,
         "set both clocks",
-        think::time_settings
+        clock::time_settings
     ),
     command!(
         "kgs-time_settings",
         "SYSTEM [NUMBERS]",
         1..=4,
         "set both clocks, KGS style",
-        think::kgs_time_settings
+        clock::kgs_time_settings
     ),
     command!(
         "time_left",
         "COLOR TIME STONES",
         3..=3,
         "what is left on a clock",
-        think::time_left
+        clock::time_left
     ),
     command!(
         "oust-list-params",
         "",
         0..=0,
         "every parameter and its value",
-        think::list_params
+        params::list
     ),
     command!(
         "oust-get-param",
         "NAME",
         1..=1,
         "a parameter's value",
-        think::get_param
+        params::get
     ),
     command!(
         "oust-set-param",
         "NAME VALUE",
         2..=2,
         "set a parameter",
-        think::set_param
+        params::set
     ),
     command!(
         "oust-analyze",
@@ -309,180 +304,84 @@ pub static COMMANDS: &[CommandSpec] = &[
     ),
 ];
 
-/// Largest perft depth accepted.
-const MAX_PERFT_DEPTH: u64 = 64;
-/// Perft gives up after this many nodes, so that no command can keep the engine busy for long (a few seconds).
-pub const PERFT_NODE_LIMIT: u64 = 200_000_000;
-
-fn known_command(_: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
-    Ok(COMMANDS.iter().any(|c| c.name == args[0]).to_string())
+/// The command table entry named `name`.
+pub fn find(name: &str) -> Option<&'static CommandSpec> {
+    COMMANDS.iter().find(|c| c.name == name)
 }
 
-fn list_commands(_: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
+/// Runs one command: looks it up, checks its number of arguments and runs its handler, turning a panic (a bug)
+/// into an `internal error` answer.
+///
+/// # Errors
+/// The command's [`GtpError`]; the state is then unchanged.
+pub fn execute(engine: &mut Engine, name: &str, args: &[&str]) -> Result<Reply, GtpError> {
+    let spec = find(name).ok_or(GtpError::UnknownCommand)?;
+    if args.len() < spec.min_args || args.len() > spec.max_args {
+        return Err(arity_error(spec, args.len()));
+    }
+    engine.guarded(|engine| (spec.run)(engine, args))
+}
+
+fn arity_error(spec: &CommandSpec, got: usize) -> GtpError {
+    let expected = match (spec.min_args, spec.max_args) {
+        (0, 0) => "no arguments".to_string(),
+        (a, b) if a == b => format!("{a} argument{}", if a == 1 { "" } else { "s" }),
+        (a, b) => format!("{a} to {b} arguments"),
+    };
+    let usage = if spec.usage.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", spec.usage)
+    };
+    syntax(format!("{} takes {expected}{usage}, got {got}", spec.name))
+}
+
+fn known_command(_: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
+    Ok(find(args[0]).is_some().to_string().into())
+}
+
+fn list_commands(_: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
     Ok(COMMANDS
         .iter()
         .map(|c| c.name)
         .collect::<Vec<_>>()
-        .join("\n"))
+        .join("\n")
+        .into())
 }
 
-fn quit(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
-    e.quit = true;
-    Ok(String::new())
+fn quit(_: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
+    Ok(Reply::Quit)
 }
 
-fn size_arg(token: &str, what: &str) -> Result<usize, GtpError> {
-    let n = parse_int(token)
-        .ok_or_else(|| syntax(format!("{what} must be a whole number, got '{token}'")))?;
-    Ok(usize::try_from(n).unwrap_or(usize::MAX))
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gtp::state::Options;
 
-fn new_board(e: &mut Engine, width: usize, height: usize) -> Result<String, GtpError> {
-    let geo = Geometry::rect(width, height).map_err(|_| {
-        GtpError::UnacceptableSize(format!(
-            "{width}x{height}: each side must be {MIN_SIDE} to {MAX_SIDE}"
-        ))
-    })?;
-    e.start_game(Game::new(Arc::new(geo)));
-    Ok(String::new())
-}
-
-fn boardsize(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
-    let n = size_arg(args[0], "the size")?;
-    new_board(e, n, n)
-}
-
-fn rect_boardsize(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
-    let w = size_arg(args[0], "the width")?;
-    let h = size_arg(args[1], "the height")?;
-    new_board(e, w, h)
-}
-
-fn clear_board(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
-    e.start_game(Game::new(Arc::clone(e.game.position().geometry_arc())));
-    Ok(String::new())
-}
-
-fn komi(_: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
-    parse_float(args[0])
-        .ok_or_else(|| syntax(format!("komi must be a number, got '{}'", args[0])))?;
-    Ok(String::new())
-}
-
-/// Parses a colour argument.
-pub(crate) fn color_arg(token: &str) -> Result<Color, GtpError> {
-    parse_color(token).ok_or_else(|| {
-        syntax(format!(
-            "expected a colour (b, black, w, white), got '{token}'"
-        ))
-    })
-}
-
-/// Parses a move argument and places it on the current board.
-pub(crate) fn move_arg(pos: &Position, token: &str) -> Result<Move, GtpError> {
-    match parse_move(token) {
-        Some(MoveArg::Pass) => Ok(Move::Pass),
-        Some(MoveArg::Vertex(v)) => pos
-            .geometry()
-            .point_checked(v.x, v.y)
-            .map(Move::Place)
-            .map_err(GtpError::Illegal),
-        None => Err(syntax(format!(
-            "expected a vertex such as D4, or pass, got '{token}'"
-        ))),
+    #[test]
+    fn a_panic_in_a_command_is_an_error_answer_and_the_session_goes_on() {
+        let mut e = Engine::new(Options::default()).unwrap();
+        e.settings.playouts = 50;
+        let run = |e: &mut Engine, line: &str| {
+            let args: Vec<&str> = line.split(' ').collect();
+            execute(e, args[0], &args[1..])
+        };
+        run(&mut e, "play b D4").unwrap();
+        run(&mut e, "genmove w").unwrap();
+        let before = e.game.records().to_vec();
+        let got: Result<(), GtpError> = e.guarded(|_| panic!("search thread fell over"));
+        assert_eq!(
+            got.unwrap_err().to_string(),
+            "internal error: search thread fell over; the search tree was dropped, the game is as it was"
+        );
+        assert_eq!(e.game.records(), &before[..]);
+        let formatted: Result<(), GtpError> = e.guarded(|_| panic!("{} stones", 3));
+        assert_eq!(
+            formatted.unwrap_err().to_string(),
+            "internal error: 3 stones; the search tree was dropped, the game is as it was"
+        );
+        // The engine goes on, with a fresh tree.
+        assert!(run(&mut e, "genmove b").is_ok());
+        assert_eq!(e.game.records().len(), before.len() + 1);
     }
-}
-
-/// `play` with its move report; the table runs it through [`gogui::play`].
-pub(super) fn play(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
-    let color = color_arg(args[0])?;
-    let mv = move_arg(e.game.position(), args[1])?;
-    let report = e.game.play(color, mv).map_err(GtpError::Illegal)?;
-    Ok(report_tokens(&report))
-}
-
-fn undo(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
-    e.game
-        .undo()
-        .map(|_| String::new())
-        .ok_or(GtpError::CannotUndo)
-}
-
-fn list_legal(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
-    Ok(legal_list(e.game.position()))
-}
-
-fn final_score(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
-    match e.game.position().status() {
-        Status::Over(o) => Ok(o.code().to_string()),
-        _ => Err(GtpError::Failed("game is not over".into())),
-    }
-}
-
-fn perft_cmd(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
-    let depth = parse_int(args[0])
-        .filter(|&d| d <= MAX_PERFT_DEPTH)
-        .ok_or_else(|| {
-            syntax(format!(
-                "depth must be a whole number from 0 to {MAX_PERFT_DEPTH}, got '{}'",
-                args[0]
-            ))
-        })?;
-    perft(e.game.position(), depth as usize, PERFT_NODE_LIMIT)
-        .map(|n| n.to_string())
-        .map_err(|err| GtpError::Failed(err.to_string()))
-}
-
-/// `oust-setup COLOR ROWS [extra-turn]`: ROWS lists the rows from the top, separated by `/`, with `X` (or `B`)
-/// for black, `O` (or `W`) for white and `.` (or `-`) for empty, in any case.
-fn setup(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
-    let to_move = color_arg(args[0])?;
-    let extra = match args.get(2) {
-        None => false,
-        Some(t) if t.eq_ignore_ascii_case("extra-turn") => true,
-        Some(t) => {
-            return Err(syntax(format!(
-                "the third argument can only be 'extra-turn', got '{t}'"
-            )));
-        }
-    };
-    let geo = Arc::clone(e.game.position().geometry_arc());
-    let (w, h) = geo.dimensions();
-    let rows: Vec<&str> = args[1].split('/').collect();
-    if rows.len() != h {
-        return Err(syntax(format!(
-            "the board has {h} rows, the setup gives {}",
-            rows.len()
-        )));
-    }
-    let mut stones = vec![None; geo.len()];
-    for (r, row) in rows.iter().enumerate() {
-        let y = h - 1 - r;
-        let cells: Vec<char> = row.chars().collect();
-        if cells.len() != w {
-            return Err(syntax(format!(
-                "row {} has {} points, the board is {w} wide",
-                y + 1,
-                cells.len()
-            )));
-        }
-        for (x, ch) in cells.into_iter().enumerate() {
-            let p = geo.point_at(x, y).expect("inside the board");
-            stones[p.index()] = match ch.to_ascii_uppercase() {
-                'X' | 'B' => Some(Color::Black),
-                'O' | 'W' => Some(Color::White),
-                '.' | '-' => None,
-                _ => {
-                    return Err(syntax(format!(
-                        "'{ch}' in row {} is not a point: use X or B, O or W, and . or -",
-                        y + 1
-                    )));
-                }
-            };
-        }
-    }
-    e.start_game(Game::from_position(Position::setup(
-        geo, &stones, to_move, extra,
-    )));
-    Ok(String::new())
 }

@@ -1,10 +1,14 @@
-//! Text of responses: the GTP response frame, move reports and the board diagram.
+//! Text of responses: the GTP response frame, the text of each [`Reply`] (the one place the move-report mode is
+//! applied), move reports, the state summary and the board diagram. Moves and rows are spelt by
+//! [`crate::notation`].
 
 use std::fmt::Write as _;
 
-use crate::rules::{Color, Move, MoveReport, Position, Status, column_letter};
+use crate::notation::{move_name as name_on, picture};
+use crate::rules::{Color, Move, MoveReport, Position, Status};
 
 use super::error::GtpError;
+use super::reply::Reply;
 
 /// The one place a response's bytes are made: `=id text` or `?id text`, then a blank line. An empty text gives
 /// `=id` alone; a text that starts with a newline (a diagram) starts on the line after `=id`. Empty lines inside
@@ -33,12 +37,29 @@ pub fn response(id: Option<u64>, result: &Result<String, GtpError>) -> String {
     out
 }
 
+/// The text of a reply. Move reports are added only when `reports` is true: `play` then answers its report tokens
+/// and `genmove` its move followed by them; otherwise `play` answers nothing and `genmove` the bare move, as
+/// standard GTP does. A stream or the end of the session has no text of its own.
+pub fn reply_text(reply: &Reply, reports: bool) -> String {
+    match reply {
+        Reply::Text(text) => text.clone(),
+        Reply::Played(report) if reports => report_tokens(report),
+        Reply::Generated { name, report } if reports => {
+            let tokens = report_tokens(report);
+            if tokens.is_empty() {
+                name.clone()
+            } else {
+                format!("{name} {tokens}")
+            }
+        }
+        Reply::Generated { name, .. } => name.clone(),
+        Reply::Played(_) | Reply::Stream(_) | Reply::Quit => String::new(),
+    }
+}
+
 /// The name of a move on `pos`'s board: a vertex in upper case, or `pass`.
 pub fn move_name(pos: &Position, mv: Move) -> String {
-    match mv {
-        Move::Place(p) => pos.geometry().name(p),
-        Move::Pass => "pass".to_string(),
-    }
+    name_on(pos.geometry(), mv)
 }
 
 /// The legal moves of the side to move, separated by spaces: placements in point order, `pass` when a pass is
@@ -103,43 +124,11 @@ fn yes_no(b: bool) -> &'static str {
     if b { "yes" } else { "no" }
 }
 
-/// The board diagram of `showboard`: coordinates on all sides, `X` black, `O` white, `.` empty, the last
-/// placement in parentheses, then the side to move, stone counts, last move and result.
+/// The board diagram of `showboard`: the board picture (coordinates, `X` black, `O` white, `.` empty, the last
+/// placement in parentheses; see [`picture`]), then the side to move, stone counts, last move and result.
 pub fn board_diagram(pos: &Position) -> String {
-    let geo = pos.geometry();
-    let (w, h) = geo.dimensions();
-    let last = match pos.last_move() {
-        Some((_, Move::Place(p))) => Some(p),
-        _ => None,
-    };
-    let letters: String = (0..w).map(|x| format!(" {}", column_letter(x))).collect();
-    let mut out = String::new();
-    let _ = writeln!(out, "\n  {letters}");
-    for y in (0..h).rev() {
-        let mut line = format!("{:>2}", y + 1);
-        for x in 0..w {
-            let p = geo.point_at(x, y).expect("inside the board");
-            let ch = match pos.color_at(p) {
-                Some(Color::Black) => 'X',
-                Some(Color::White) => 'O',
-                None => '.',
-            };
-            let is_last = last == Some(p);
-            let after_last = x > 0 && last == geo.point_at(x - 1, y);
-            line.push(if is_last {
-                '('
-            } else if after_last {
-                ')'
-            } else {
-                ' '
-            });
-            line.push(ch);
-        }
-        let end_last = last == geo.point_at(w - 1, y);
-        line.push(if end_last { ')' } else { ' ' });
-        let _ = writeln!(out, "{line}{}", y + 1);
-    }
-    let _ = writeln!(out, "  {letters}");
+    let mut out = String::from("\n");
+    out.push_str(&picture(pos));
     let status = pos.status();
     let turn = match status {
         Status::Over(_) => "game over".to_string(),

@@ -1,16 +1,25 @@
-//! The GTP-style text protocol: line reading and preprocessing, nom parsers, the command table, the engine state
-//! and the response format. Legality is never computed here: every rule question goes to [`crate::rules`].
+//! The GTP-style text protocol. Legality is never computed here: every rule question goes to [`crate::rules`], and
+//! moves and rows are spelt by [`crate::notation`].
+//!
+//! The modules depend downward only, in this order:
+//! - `input` reads and preprocesses lines, `parse` holds the nom parsers, `error` the failures, `reply` the
+//!   values handlers answer;
+//! - `state` is the engine (game, settings, clocks, search tree), `params` its table of parameters;
+//! - `args` turns argument tokens into values, `format` turns replies into response text (the move-report mode is
+//!   applied there, once);
+//! - `handlers` are the commands, grouped by topic;
+//! - `commands` is the command table on top; this file runs the session.
 
+mod args;
 mod commands;
-mod engine;
 mod error;
 mod format;
-mod gogui;
+mod handlers;
 mod input;
 mod params;
 mod parse;
-mod records;
-mod think;
+mod reply;
+mod state;
 
 use std::io::{self, BufRead, Write};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
@@ -18,24 +27,20 @@ use std::time::Duration;
 
 use crate::{rules, search};
 
-pub use commands::{COMMANDS, CommandSpec, Handler};
-pub use engine::{Engine, Options, Reports};
+pub use commands::{COMMANDS, CommandSpec, Handler, execute};
 pub use error::GtpError;
-pub use gogui::{ANALYZE_COMMANDS, AnalyzeSpec};
+pub use handlers::gogui::{ANALYZE_COMMANDS, AnalyzeSpec};
 pub use input::{MAX_LINE, RawLine, preprocess, read_line};
-pub use params::{PARAMS, ParamSpec, Settings};
-pub use parse::{
-    CommandLine, LineError, MoveArg, VertexArg, parse_color, parse_command_line, parse_float,
-    parse_int, parse_move, parse_vertex,
-};
+pub use params::{PARAMS, ParamSpec, set_param};
+pub use parse::{CommandLine, LineError, parse_color, parse_command_line, parse_float, parse_int};
+pub use reply::Reply;
+pub use state::{Engine, Options, Reports, Settings};
 
-/// The response to one raw input line, or `None` for a line GTP says to skip (empty, blank or only a comment).
-/// When the command asks for a streamed response (`oust-analyze`), the engine's `stream` is set and the text
-/// returned is empty; [`run`] then streams.
+/// The reply to one raw input line, or `None` for a line GTP says to skip (empty, blank or only a comment).
 pub fn respond_to(
     engine: &mut Engine,
     raw: &RawLine,
-) -> Option<(Option<u64>, Result<String, GtpError>)> {
+) -> Option<(Option<u64>, Result<Reply, GtpError>)> {
     if raw.truncated {
         let id = leading_id(&raw.bytes);
         let err = GtpError::Failed(format!(
@@ -47,7 +52,7 @@ pub fn respond_to(
     let line = preprocess(&raw.bytes)?;
     log::debug!("<- {line}");
     Some(match parse_command_line(&line) {
-        Ok(cmd) => (cmd.id, engine.execute(cmd.name, &cmd.args)),
+        Ok(cmd) => (cmd.id, execute(engine, cmd.name, &cmd.args)),
         Err(LineError::MissingCommand(id)) => {
             (Some(id), Err(error::syntax("no command after the id")))
         }
@@ -153,6 +158,15 @@ impl<W: Write> Session<W> {
     }
 }
 
+/// How a session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// `quit` was answered.
+    Quit,
+    /// The input ended (which GTP treats as `quit`, without a response).
+    EndOfInput,
+}
+
 /// Runs the protocol until `quit` or the end of the input. Input is read on its own thread; each response is
 /// written whole and flushed here, and nowhere else.
 ///
@@ -162,7 +176,7 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(
     engine: &mut Engine,
     mut input: R,
     output: W,
-) -> io::Result<()> {
+) -> io::Result<Ended> {
     let (tx, rx) = mpsc::sync_channel::<Incoming>(64);
     // The reader stops at the end of the input; after `quit` it is left blocked on its read and ends with the
     // process.
@@ -186,17 +200,18 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(
         let Some((id, result)) = respond_to(engine, &raw) else {
             continue;
         };
-        match engine.stream.take() {
-            Some(interval) if result.is_ok() => session.stream(engine, id, interval)?,
-            _ => {
-                let response = format::response(id, &result);
-                log::debug!("-> {}", response.trim_end());
-                session.write(&response)?;
-            }
+        if let Ok(Reply::Stream(interval)) = result {
+            session.stream(engine, id, interval)?;
+            continue;
         }
-        if engine.wants_quit() {
-            break;
+        let quit = matches!(result, Ok(Reply::Quit));
+        let text = result.map(|reply| format::reply_text(&reply, engine.reports()));
+        let response = format::response(id, &text);
+        log::debug!("-> {}", response.trim_end());
+        session.write(&response)?;
+        if quit {
+            return Ok(Ended::Quit);
         }
     }
-    Ok(())
+    Ok(Ended::EndOfInput)
 }

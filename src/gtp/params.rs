@@ -1,42 +1,9 @@
 //! Engine parameters: one table, read and written by `oust-list-params`, `oust-get-param`, `oust-set-param` and
 //! by the command line's `--set NAME=VALUE` (the named flags are shorthands for some of them).
 
-use crate::search::{Config, PlayerKind};
+use crate::search::PlayerKind;
 
-use super::engine::Engine;
-
-/// The search settings of the engine.
-#[derive(Clone, Debug)]
-pub struct Settings {
-    /// Which player answers `genmove`.
-    pub player: PlayerKind,
-    /// Playouts per move; 0 for no playout limit.
-    pub playouts: u64,
-    /// Seconds per move; 0 for the default (1 second, unless a playout limit or a clock decides).
-    pub time_per_move: f64,
-    /// Search threads.
-    pub threads: usize,
-    /// Resign when the winning chance stays below this for two moves in a row; 0 never resigns.
-    pub resign_threshold: f64,
-    /// Memory for the search tree, in megabytes.
-    pub tree_mb: usize,
-    /// Tree search constants.
-    pub config: Config,
-}
-
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
-            player: PlayerKind::Mcts,
-            playouts: 0,
-            time_per_move: 0.0,
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            resign_threshold: 0.0,
-            tree_mb: 256,
-            config: Config::default(),
-        }
-    }
-}
+use super::state::Engine;
 
 /// One parameter.
 pub struct ParamSpec {
@@ -184,4 +151,13 @@ pub static PARAMS: &[ParamSpec] = &[
 /// The parameter named `name`.
 pub fn find_param(name: &str) -> Option<&'static ParamSpec> {
     PARAMS.iter().find(|p| p.name == name)
+}
+
+/// Sets a parameter by name, as `oust-set-param` and the command line's `--set NAME=VALUE` do.
+///
+/// # Errors
+/// A message when the name is unknown or the value out of range.
+pub fn set_param(engine: &mut Engine, name: &str, value: &str) -> Result<(), String> {
+    let spec = find_param(name).ok_or_else(|| format!("unknown parameter '{name}'"))?;
+    (spec.set)(engine, value)
 }

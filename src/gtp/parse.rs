@@ -1,16 +1,16 @@
-//! nom parsers for command lines and their arguments. Each parser is named after the grammar it parses; nom stays
+//! nom parsers for command lines and their arguments (vertices are the geometry's, through [`crate::notation`]). Each parser is named after the grammar it parses; nom stays
 //! inside this module, and failures leave it as plain messages.
 
 use nom::branch::alt;
 use nom::bytes::complete::{tag_no_case, take_while1};
-use nom::character::complete::{digit1, satisfy, space0, space1};
+use nom::character::complete::{digit1, space0, space1};
 use nom::combinator::{all_consuming, map, map_res, opt, value};
 use nom::multi::separated_list0;
 use nom::number::complete::double;
 use nom::sequence::{pair, preceded, terminated};
 use nom::{IResult, Parser};
 
-use crate::rules::{Color, MAX_SIDE, column_index};
+use crate::rules::Color;
 
 type Res<'a, T> = IResult<&'a str, T>;
 
@@ -23,24 +23,6 @@ pub struct CommandLine<'a> {
     pub name: &'a str,
     /// The arguments, split at spaces.
     pub args: Vec<&'a str>,
-}
-
-/// A vertex as written: column and row counted from 0, not yet checked against a board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct VertexArg {
-    /// Column, from 0 at the left.
-    pub x: usize,
-    /// Row, from 0 at the bottom.
-    pub y: usize,
-}
-
-/// A move as written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MoveArg {
-    /// A vertex.
-    Vertex(VertexArg),
-    /// `pass`.
-    Pass,
 }
 
 /// `id := digit+` (fits in 64 bits)
@@ -111,37 +93,6 @@ fn color(i: &str) -> Res<'_, Color> {
     .parse(i)
 }
 
-/// `column := letter A..Z without I` (any case)
-fn column(i: &str) -> Res<'_, usize> {
-    map(satisfy(|c| column_index(c).is_some()), |c| {
-        column_index(c).unwrap_or(0)
-    })
-    .parse(i)
-}
-
-/// `row := digit+` with a value from 1 to 25
-fn row(i: &str) -> Res<'_, usize> {
-    map_res(digit1, |d: &str| match d.parse::<usize>() {
-        Ok(n) if (1..=MAX_SIDE).contains(&n) => Ok(n - 1),
-        _ => Err(()),
-    })
-    .parse(i)
-}
-
-/// `vertex := column row`, for example `D4` or `t19`
-fn vertex(i: &str) -> Res<'_, VertexArg> {
-    map(pair(column, row), |(x, y)| VertexArg { x, y }).parse(i)
-}
-
-/// `move := "pass" | vertex` (any case)
-fn move_(i: &str) -> Res<'_, MoveArg> {
-    alt((
-        value(MoveArg::Pass, tag_no_case("pass")),
-        map(vertex, MoveArg::Vertex),
-    ))
-    .parse(i)
-}
-
 /// `int := digit+` (fits in 64 bits)
 fn int(i: &str) -> Res<'_, u64> {
     map_res(digit1, str::parse::<u64>).parse(i)
@@ -163,16 +114,6 @@ fn whole<'a, T>(
 /// Parses a colour token: `b`, `black`, `w` or `white`, in any case.
 pub fn parse_color(token: &str) -> Option<Color> {
     whole(token, color)
-}
-
-/// Parses a vertex token such as `D4`.
-pub fn parse_vertex(token: &str) -> Option<VertexArg> {
-    whole(token, vertex)
-}
-
-/// Parses a move token: a vertex or `pass`.
-pub fn parse_move(token: &str) -> Option<MoveArg> {
-    whole(token, move_)
 }
 
 /// Parses a non-negative integer token.
@@ -211,13 +152,6 @@ mod tests {
         assert_eq!(parse_color("BLACK"), Some(Color::Black));
         assert_eq!(parse_color("w"), Some(Color::White));
         assert_eq!(parse_color("bl"), None);
-        assert_eq!(parse_vertex("d4"), Some(VertexArg { x: 3, y: 3 }));
-        assert_eq!(parse_vertex("J1"), Some(VertexArg { x: 8, y: 0 }));
-        assert_eq!(parse_vertex("I1"), None);
-        assert_eq!(parse_vertex("A0"), None);
-        assert_eq!(parse_vertex("A26"), None);
-        assert_eq!(parse_vertex("A99999999999999999999999"), None);
-        assert_eq!(parse_move("PASS"), Some(MoveArg::Pass));
         assert_eq!(parse_int("19"), Some(19));
         assert_eq!(parse_int("-1"), None);
         assert_eq!(parse_float("6.5"), Some(6.5));

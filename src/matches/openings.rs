@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::gtp::{MoveArg, parse_move};
+use crate::notation::{self, MoveTextError};
 use crate::rng::Rng;
 use crate::rules::{Game, Geometry, Move, Status};
 
@@ -24,10 +24,7 @@ pub fn complete(geo: &Arc<Geometry>, moves: &[Move]) -> Result<Vec<Move>, String
         }
         let color = game.position().to_move();
         game.play(color, mv).map_err(|e| {
-            let name = match mv {
-                Move::Place(p) => geo.name(p),
-                Move::Pass => "pass".into(),
-            };
+            let name = notation::move_name(geo, mv);
             format!("move {} ({color} {name}) is illegal: {e}", i + 1)
         })?;
         out.push(mv);
@@ -61,14 +58,10 @@ pub fn parse_openings(text: &str, geo: &Arc<Geometry>) -> Result<Vec<Vec<Move>>,
         }
         let mut moves = Vec::new();
         for t in tokens {
-            let mv = match parse_move(t) {
-                Some(MoveArg::Pass) => Move::Pass,
-                Some(MoveArg::Vertex(v)) => Move::Place(
-                    geo.point_checked(v.x, v.y)
-                        .map_err(|e| format!("line {}: {e}", i + 1))?,
-                ),
-                None => return Err(format!("line {}: '{t}' is not a vertex", i + 1)),
-            };
+            let mv = notation::parse_move(geo, t).map_err(|e| match e {
+                MoveTextError::OffBoard(e) => format!("line {}: {e}", i + 1),
+                MoveTextError::NotAMove(_) => format!("line {}: '{t}' is not a vertex", i + 1),
+            })?;
             moves.push(mv);
         }
         openings.push(complete(geo, &moves).map_err(|e| format!("line {}: {e}", i + 1))?);

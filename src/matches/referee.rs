@@ -8,8 +8,8 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::gtp::{MoveArg, parse_move};
-use crate::rules::{Color, Game, Geometry, Move, Outcome, Status};
+use crate::notation::{self, MoveTextError};
+use crate::rules::{Color, Game, Geometry, Move, Outcome, Shape, Status};
 
 use super::clock::{Clock, TimeControl, seconds};
 use super::engine::{EngineProcess, Failure, Reply, shorten};
@@ -179,13 +179,6 @@ fn side_of(spec: &GameSpec<'_>, color: Color) -> Side {
     }
 }
 
-fn move_text(geo: &Geometry, mv: Move) -> String {
-    match mv {
-        Move::Place(p) => geo.name(p),
-        Move::Pass => "pass".to_string(),
-    }
-}
-
 impl Referee<'_, '_> {
     fn seat(&mut self, color: Color) -> &mut Seat {
         let side = side_of(self.spec, color);
@@ -260,18 +253,33 @@ impl Referee<'_, '_> {
                 Err(e) => log::warn!("cannot write {}: {e}", path.display()),
             }
         }
-        let (w, h) = self.spec.geometry.dimensions();
-        let size = if w == h {
-            format!("boardsize {w}")
-        } else {
-            format!("rectangular_boardsize {w} {h}")
-        };
-        self.must_accept(color, &size)?;
+        match self.spec.geometry.shape() {
+            Shape::Rect { width, height } if width == height => {
+                self.must_accept(color, &format!("boardsize {width}"))?;
+            }
+            Shape::Rect { width, height } => {
+                self.must_accept(color, &format!("rectangular_boardsize {width} {height}"))?;
+            }
+            board @ Shape::Hex { .. } => self.hex_board(color, board)?,
+        }
         self.must_accept(color, "clear_board")?;
         if let Some(clock) = self.spec.time.clock {
             self.clock_command(color, &clock.command())?;
         }
         Ok(())
+    }
+
+    /// Sets up a hexhex board: `oust-board hexS`, or, for an engine that refuses it, `boardsize 2S-1` (what GoGui
+    /// sends its player for a hexagonal board: an engine started on the hexhex board keeps it).
+    fn hex_board(&mut self, color: Color, board: Shape) -> Result<(), Stop> {
+        let limit = self.spec.time.command_limit();
+        let line = format!("oust-board {board}");
+        if self.send(color, &line, limit)?.ok {
+            return Ok(());
+        }
+        let fallback = format!("boardsize {}", board.extent().0);
+        log::info!("{color} refused '{line}': sending '{fallback}' instead");
+        self.must_accept(color, &fallback)
     }
 
     /// Sends a command to the engine of `color` with the ordinary wait, turning failures into its loss.
@@ -345,7 +353,7 @@ impl Referee<'_, '_> {
         let line = format!(
             "play {} {}",
             mover.letter(),
-            move_text(&self.spec.geometry, mv)
+            notation::move_name(&self.spec.geometry, mv)
         );
         self.must_accept(to, &line)
     }
@@ -426,19 +434,16 @@ impl Referee<'_, '_> {
             return Err(loss(color, Reason::Resign, format!("{color} resigned")));
         }
         let geo = &self.spec.geometry;
-        let mv = match parse_move(token) {
-            Some(MoveArg::Pass) => Move::Pass,
-            Some(MoveArg::Vertex(v)) => match geo.point_checked(v.x, v.y) {
-                Ok(p) => Move::Place(p),
-                Err(e) => {
-                    return Err(loss(
-                        color,
-                        Reason::Illegal,
-                        format!("{color} played {token}: illegal move: {e}"),
-                    ));
-                }
-            },
-            None => {
+        let mv = match notation::parse_move(geo, token) {
+            Ok(mv) => mv,
+            Err(MoveTextError::OffBoard(e)) => {
+                return Err(loss(
+                    color,
+                    Reason::Illegal,
+                    format!("{color} played {token}: illegal move: {e}"),
+                ));
+            }
+            Err(MoveTextError::NotAMove(_)) => {
                 return Err(loss(
                     color,
                     Reason::Malformed,
@@ -450,7 +455,7 @@ impl Referee<'_, '_> {
             }
         };
         if let Err(e) = self.game.play(color, mv) {
-            let name = move_text(geo, mv);
+            let name = notation::move_name(geo, mv);
             return Err(if extra_turn && mv == Move::Pass {
                 loss(
                     color,

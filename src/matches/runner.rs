@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::rules::{Game, Geometry, Move};
+use crate::rules::{Game, Geometry, Move, Shape};
 use crate::sgf::{self, GameInfo};
 
 use super::clock::TimeControl;
@@ -61,10 +61,8 @@ pub struct MatchConfig {
     pub commands: [String; 2],
     /// Games to play.
     pub games: u64,
-    /// Board width.
-    pub width: usize,
-    /// Board height.
-    pub height: usize,
+    /// The board.
+    pub board: Shape,
     /// Swap colours every game (always done with openings).
     pub alternate: bool,
     /// The openings.
@@ -97,8 +95,7 @@ impl MatchConfig {
         MatchConfig {
             commands: [black.to_string(), white.to_string()],
             games,
-            width: 9,
-            height: 9,
+            board: Shape::square(9),
             alternate: false,
             openings: OpeningSource::None,
             opening_offset: 0,
@@ -117,7 +114,7 @@ impl MatchConfig {
     /// The settings in one line, for the results file.
     fn describe(&self) -> String {
         let mut parts = vec![
-            format!("size {}x{}", self.width, self.height),
+            format!("size {}", self.board),
             format!("games {}", self.games),
             format!("seed {}", self.seed),
         ];
@@ -197,8 +194,7 @@ impl Shared<'_> {
 /// A message for settings that cannot work: a bad board size or openings file, an output that cannot be
 /// created, or an engine that does not start and answer `name`.
 pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, String> {
-    let geometry =
-        Arc::new(Geometry::rect(config.width, config.height).map_err(|e| e.to_string())?);
+    let geometry = Arc::new(Geometry::new(config.board).map_err(|e| e.to_string())?);
     let openings = load_openings(config, &geometry)?;
     for dir in [&config.sgf_dir, &config.log_dir].into_iter().flatten() {
         fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;

@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use super::geometry::Color;
-use super::position::Outcome;
+use super::geometry::{Color, OffBoard};
+use super::outcome::Outcome;
 
 /// Why the side to move is who it is, for turn errors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,14 +22,7 @@ pub enum TurnReason {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum IllegalMove {
     /// The vertex is outside the board.
-    OffBoard {
-        /// The vertex as given, upper case.
-        vertex: String,
-        /// Board width.
-        width: usize,
-        /// Board height.
-        height: usize,
-    },
+    OffBoard(OffBoard),
     /// The point already holds a stone.
     Occupied {
         /// The vertex.
@@ -85,13 +78,7 @@ pub enum IllegalMove {
 impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            IllegalMove::OffBoard {
-                vertex,
-                width,
-                height,
-            } => {
-                write!(f, "{vertex} is off the {width}x{height} board")
-            }
+            IllegalMove::OffBoard(off) => write!(f, "{off}"),
             IllegalMove::Occupied { vertex, stone } => {
                 write!(f, "{vertex} is occupied by a {stone} stone")
             }

@@ -1,18 +1,27 @@
-//! Board geometry: points, adjacency tables, vertex names and Zobrist keys.
+//! Board geometry: the shape of the board and everything that depends on it.
 //!
-//! The rules logic only ever asks a [`Geometry`] for the neighbours of a point, so a new board shape (the
-//! hexagonal variant) is a new constructor here and nothing else.
+//! A [`Geometry`] is built from a [`Shape`]: a rectangle (a square when both sides are equal) or a hexhex board. It
+//! owns every answer that depends on the shape: the points and their neighbour tables, the Zobrist keys, vertex
+//! names in both directions, SGF coordinates, and the rows and layout that diagrams and set-ups use. The rules logic
+//! only ever asks it for the neighbours of a point, and no code outside this file does grid arithmetic.
+//!
+//! Points lie on a grid of columns `x` and rows `y`, both counted from 0 at the bottom left, and are named as GTP
+//! names them: a column letter (A, B, ... without I) and a row number from 1. A hexhex board of side S lies on
+//! GoGui's hexagonal rhombus of 2S-1 columns and 2S-1 rows: it is the set of cells with |x - y| < S, and the six
+//! neighbours of a cell are (x-1, y), (x+1, y), (x, y-1), (x, y+1), (x+1, y+1) and (x-1, y-1).
 
 use std::fmt;
 
-use super::error::IllegalMove;
-
 /// Largest number of neighbours a point can have on any supported geometry (6 on a hexagonal board).
 pub const MAX_DEGREE: usize = 6;
-/// Smallest supported side length.
+/// Smallest supported side length of a rectangle.
 pub const MIN_SIDE: usize = 2;
-/// Largest supported side length: GTP columns are the letters A..Z without I.
+/// Largest supported side length of a rectangle: GTP columns are the letters A..Z without I.
 pub const MAX_SIDE: usize = 25;
+/// Smallest supported side of a hexhex board.
+pub const MIN_HEX_SIDE: usize = 2;
+/// Largest supported side of a hexhex board: its rhombus of 2S-1 columns must fit the 25 GTP column letters.
+pub const MAX_HEX_SIDE: usize = 13;
 
 /// Capacity of every per-point table: more than the largest board (625 points) plus the sentinel slot. Indices
 /// are masked with `SLOTS - 1`, so table reads need no bounds checks and can never go out of bounds.
@@ -132,7 +141,7 @@ impl fmt::Display for Color {
 }
 
 /// The shape of a board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Shape {
     /// A rectangular board with orthogonal adjacency (square when both sides are equal).
     Rect {
@@ -141,33 +150,225 @@ pub enum Shape {
         /// Number of rows.
         height: usize,
     },
+    /// A hexhex board: a hexagon of hexagonal cells, `side` cells along each edge, six neighbours inside.
+    Hex {
+        /// Cells along each of the six edges.
+        side: usize,
+    },
 }
 
-/// Why a board size was refused.
+impl Shape {
+    /// The square board of `size` x `size`.
+    pub fn square(size: usize) -> Shape {
+        Shape::Rect {
+            width: size,
+            height: size,
+        }
+    }
+
+    /// Reads a board name: `N` for the N x N square, `WxH` for a rectangle of W columns and H rows, `hexS` (or
+    /// `hex S`) for the hexhex board of side S, in any case. Sizes are not checked here: [`Geometry::new`] does.
+    ///
+    /// # Errors
+    /// [`BadSize::Syntax`] for text that names no board.
+    pub fn parse(text: &str) -> Result<Shape, BadSize> {
+        let t = text.trim().to_ascii_lowercase();
+        let number = |s: &str| {
+            let s = s.trim();
+            if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            Some(s.parse::<usize>().unwrap_or(usize::MAX))
+        };
+        let shape = if let Some(side) = t.strip_prefix("hex") {
+            number(side).map(|side| Shape::Hex { side })
+        } else if let Some((w, h)) = t.split_once('x') {
+            number(w)
+                .zip(number(h))
+                .map(|(width, height)| Shape::Rect { width, height })
+        } else {
+            number(&t).map(Shape::square)
+        };
+        shape.ok_or_else(|| BadSize::Syntax(text.to_string()))
+    }
+
+    /// The board's name as [`Shape::parse`] reads it: `9x9`, `7x5` or `hex7`.
+    pub fn name(self) -> String {
+        match self {
+            Shape::Rect { width, height } => format!("{width}x{height}"),
+            Shape::Hex { side } => format!("hex{side}"),
+        }
+    }
+
+    /// True for a hexhex board.
+    pub fn is_hex(self) -> bool {
+        matches!(self, Shape::Hex { .. })
+    }
+
+    /// Columns and rows of the grid the points lie on: the rectangle itself, or the hexhex board's rhombus of 2S-1
+    /// columns and rows (the board GoGui draws).
+    pub fn extent(self) -> (usize, usize) {
+        match self {
+            Shape::Rect { width, height } => (width, height),
+            Shape::Hex { side } => {
+                let n = (2 * side).saturating_sub(1);
+                (n, n)
+            }
+        }
+    }
+
+    /// The shape itself when its sizes are supported.
+    ///
+    /// # Errors
+    /// [`BadSize`] for a rectangle side outside 2..=25 or a hexhex side outside 2..=13.
+    pub fn checked(self) -> Result<Shape, BadSize> {
+        match self {
+            Shape::Rect { width, height } => {
+                let ok = |s: usize| (MIN_SIDE..=MAX_SIDE).contains(&s);
+                if ok(width) && ok(height) {
+                    Ok(self)
+                } else {
+                    Err(BadSize::Rect { width, height })
+                }
+            }
+            Shape::Hex { side } if (MIN_HEX_SIDE..=MAX_HEX_SIDE).contains(&side) => Ok(self),
+            Shape::Hex { side } => Err(BadSize::Hex { side }),
+        }
+    }
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+/// Why a board was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BadSize {
-    /// The width asked for.
-    pub width: usize,
-    /// The height asked for.
-    pub height: usize,
+pub enum BadSize {
+    /// A rectangle with a side outside 2..=25.
+    Rect {
+        /// The width asked for.
+        width: usize,
+        /// The height asked for.
+        height: usize,
+    },
+    /// A hexhex board with a side outside 2..=13.
+    Hex {
+        /// The side asked for.
+        side: usize,
+    },
+    /// Text that names no board.
+    Syntax(String),
 }
 
 impl fmt::Display for BadSize {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}x{} is not supported: each side must be {MIN_SIDE} to {MAX_SIDE}",
-            self.width, self.height
-        )
+        match self {
+            BadSize::Rect { width, height } => write!(
+                f,
+                "{width}x{height} is not supported: each side must be {MIN_SIDE} to {MAX_SIDE}"
+            ),
+            BadSize::Hex { side } => write!(
+                f,
+                "hex{side} is not supported: a hexhex side must be {MIN_HEX_SIDE} to {MAX_HEX_SIDE}"
+            ),
+            BadSize::Syntax(text) => write!(
+                f,
+                "'{text}' is not a board: use N (N x N), WxH, or hexS (the hexhex board of side S)"
+            ),
+        }
     }
 }
 
 impl std::error::Error for BadSize {}
 
-/// The fixed tables of one board: adjacency, names and hash keys.
+/// A vertex the board does not have.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OffBoard {
+    /// The vertex as given, upper case (or `point N` for a point index beyond the board).
+    pub vertex: String,
+    /// The board.
+    pub board: Shape,
+    /// True when the vertex is on the board's grid all the same: a cut-off corner of a hexhex board's rhombus.
+    pub on_grid: bool,
+}
+
+impl fmt::Display for OffBoard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} is off the {} board", self.vertex, self.board)?;
+        if self.on_grid && self.board.is_hex() {
+            let (w, h) = self.board.extent();
+            write!(
+                f,
+                ": GoGui's {w}x{h} rhombus has it, but the hexagon does not"
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a vertex name was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VertexError {
+    /// The text is not a vertex name: a column letter (A..Z without I) and a row number from 1 to 25.
+    Syntax(String),
+    /// A well-formed vertex name of a point this board does not have.
+    OffBoard(OffBoard),
+}
+
+impl fmt::Display for VertexError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VertexError::Syntax(text) => write!(f, "'{text}' is not a vertex such as D4"),
+            VertexError::OffBoard(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for VertexError {}
+
+/// What a line of a board diagram shows at a given column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayoutItem {
+    /// A point of the board.
+    Point(Point),
+    /// A column letter.
+    Label(char),
+}
+
+/// One line of a board diagram.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayoutLine {
+    /// The row number shown at the left (and, on rectangles, at the right); `None` on a line of column letters.
+    pub number: Option<usize>,
+    /// What the line shows, left to right, each at its character column. Items are at least two columns apart, so
+    /// the column on each side of a point is free (for a mark such as parentheses).
+    pub items: Vec<(usize, LayoutItem)>,
+}
+
+/// Where a board diagram puts each point and coordinate: rows from the top, with column letters above and below.
+/// On a hexhex board each row is shifted half a cell to the right of the row above it, as GoGui draws its
+/// rhombus, so that the six neighbours of a cell are the cells around it; column letters then follow the edges.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The lines, from the top.
+    pub lines: Vec<LayoutLine>,
+    /// Characters of the widest line of items, the free column after its last item included.
+    pub width: usize,
+    /// True when each row's number is repeated after the drawing (rectangles); on a hexhex board the column letters
+    /// of the lower right edge stand there.
+    pub numbers_right: bool,
+}
+
+/// The fixed tables of one board: points, adjacency, names and hash keys.
 #[derive(Debug)]
 pub struct Geometry {
     shape: Shape,
+    /// Columns of the grid.
+    width: usize,
+    /// Rows of the grid.
+    height: usize,
     len: usize,
     adj: Table<[Point; MAX_DEGREE]>,
     degree: Table<u8>,
@@ -175,72 +376,69 @@ pub struct Geometry {
     keys: Table<[u64; 2]>,
     white_to_move_key: u64,
     extra_turn_key: u64,
+    /// Column and row of each point.
+    cells: Vec<(u8, u8)>,
+    /// The point at each grid position `y * width + x`, `None` where the grid has none.
+    grid: Vec<Option<Point>>,
 }
 
 impl Geometry {
-    /// A square board of `size` x `size`.
+    /// The board of the given shape.
     ///
     /// # Errors
-    /// [`BadSize`] when `size` is outside 2..=25.
-    pub fn square(size: usize) -> Result<Geometry, BadSize> {
-        Geometry::rect(size, size)
-    }
-
-    /// A rectangular board of `width` columns and `height` rows.
-    ///
-    /// # Errors
-    /// [`BadSize`] when a side is outside 2..=25.
-    pub fn rect(width: usize, height: usize) -> Result<Geometry, BadSize> {
-        let ok = |s: usize| (MIN_SIDE..=MAX_SIDE).contains(&s);
-        if !ok(width) || !ok(height) {
-            return Err(BadSize { width, height });
+    /// [`BadSize`] when the shape's sizes are not supported (see [`Shape::checked`]).
+    pub fn new(shape: Shape) -> Result<Geometry, BadSize> {
+        let shape = shape.checked()?;
+        let (width, height) = shape.extent();
+        let on_board = |x: usize, y: usize| match shape {
+            Shape::Rect { .. } => true,
+            Shape::Hex { side } => x.abs_diff(y) < side,
+        };
+        // Points row by row from the bottom left.
+        let mut grid = vec![None; width * height];
+        let mut cells = Vec::new();
+        for y in 0..height {
+            for x in 0..width {
+                if on_board(x, y) {
+                    grid[y * width + x] = Some(Point(cells.len() as u16));
+                    cells.push((x as u8, y as u8));
+                }
+            }
         }
-        let len = width * height;
+        let len = cells.len();
+        // Neighbour order: left, right, down, up, then the two diagonals of the hexagonal grid. Any order is
+        // correct; this one is fixed for reproducibility.
+        let directions: &[(isize, isize)] = match shape {
+            Shape::Rect { .. } => &[(-1, 0), (1, 0), (0, -1), (0, 1)],
+            Shape::Hex { .. } => &[(-1, 0), (1, 0), (0, -1), (0, 1), (1, 1), (-1, -1)],
+        };
         // Missing neighbours point at the sentinel index `len`, which positions keep as an off-board slot.
         let mut adj = Table::new([Point(len as u16); MAX_DEGREE]);
         let mut degree = Table::new(0u8);
-        for y in 0..height {
-            for x in 0..width {
-                let p = y * width + x;
-                let mut n = 0;
-                let mut push = |q: usize| {
-                    adj[p][n] = Point(q as u16);
-                    n += 1;
+        for (p, &(x, y)) in cells.iter().enumerate() {
+            let mut n = 0;
+            for &(dx, dy) in directions {
+                let (Some(qx), Some(qy)) = (
+                    (x as usize).checked_add_signed(dx),
+                    (y as usize).checked_add_signed(dy),
+                ) else {
+                    continue;
                 };
-                // Order: left, right, down, up. Any order is correct; this one is fixed for reproducibility.
-                if x > 0 {
-                    push(p - 1);
+                if qx < width
+                    && qy < height
+                    && let Some(q) = grid[qy * width + qx]
+                {
+                    adj[p][n] = q;
+                    n += 1;
                 }
-                if x + 1 < width {
-                    push(p + 1);
-                }
-                if y > 0 {
-                    push(p - width);
-                }
-                if y + 1 < height {
-                    push(p + width);
-                }
-                degree[p] = n as u8;
             }
+            degree[p] = n as u8;
         }
-        Ok(Geometry::with_tables(
-            Shape::Rect { width, height },
-            len,
-            adj,
-            degree,
-            4,
-        ))
-    }
-
-    fn with_tables(
-        shape: Shape,
-        len: usize,
-        adj: Table<[Point; MAX_DEGREE]>,
-        degree: Table<u8>,
-        fan: usize,
-    ) -> Geometry {
         // Fixed keys so that hashes are the same in every run and every build.
         let mut state = 0x9e37_79b9_7f4a_7c15u64 ^ len as u64;
+        if shape.is_hex() {
+            state ^= 0x6865_7868_6578_0000;
+        }
         let mut next = move || {
             // SplitMix64.
             state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -255,16 +453,44 @@ impl Geometry {
         }
         let white_to_move_key = next();
         let extra_turn_key = next();
-        Geometry {
+        Ok(Geometry {
             shape,
+            width,
+            height,
             len,
             adj,
             degree,
-            fan,
+            fan: directions.len(),
             keys,
             white_to_move_key,
             extra_turn_key,
-        }
+            cells,
+            grid,
+        })
+    }
+
+    /// A square board of `size` x `size`.
+    ///
+    /// # Errors
+    /// [`BadSize`] when `size` is outside 2..=25.
+    pub fn square(size: usize) -> Result<Geometry, BadSize> {
+        Geometry::new(Shape::square(size))
+    }
+
+    /// A rectangular board of `width` columns and `height` rows.
+    ///
+    /// # Errors
+    /// [`BadSize`] when a side is outside 2..=25.
+    pub fn rect(width: usize, height: usize) -> Result<Geometry, BadSize> {
+        Geometry::new(Shape::Rect { width, height })
+    }
+
+    /// The hexhex board of side `side`.
+    ///
+    /// # Errors
+    /// [`BadSize`] when `side` is outside 2..=13.
+    pub fn hex(side: usize) -> Result<Geometry, BadSize> {
+        Geometry::new(Shape::Hex { side })
     }
 
     /// The board's shape.
@@ -283,11 +509,9 @@ impl Geometry {
         self.len == 0
     }
 
-    /// Width and height of the bounding rectangle.
+    /// Columns and rows of the grid the points lie on (see [`Shape::extent`]).
     pub fn dimensions(&self) -> (usize, usize) {
-        match self.shape {
-            Shape::Rect { width, height } => (width, height),
-        }
+        (self.width, self.height)
     }
 
     /// Every point, in index order (row by row from the bottom left).
@@ -333,58 +557,232 @@ impl Geometry {
         self.extra_turn_key
     }
 
-    /// The point at column `x` and row `y`, both counted from 0 at the bottom left.
+    /// The point at column `x` and row `y` of the grid, both counted from 0 at the bottom left, if the board has
+    /// one there.
     pub fn point_at(&self, x: usize, y: usize) -> Option<Point> {
-        let (w, h) = self.dimensions();
-        (x < w && y < h).then(|| Point::from_index(y * w + x))
+        if x < self.width && y < self.height {
+            self.grid[y * self.width + x]
+        } else {
+            None
+        }
     }
 
-    /// The point at column `x` and row `y`, or the rules' off-board error.
-    ///
-    /// # Errors
-    /// [`IllegalMove::OffBoard`] when the vertex is outside the board.
-    pub fn point_checked(&self, x: usize, y: usize) -> Result<Point, IllegalMove> {
-        self.point_at(x, y).ok_or_else(|| IllegalMove::OffBoard {
-            vertex: vertex_name(x, y),
-            width: self.dimensions().0,
-            height: self.dimensions().1,
-        })
-    }
-
-    /// Column and row of `p`, counted from 0 at the bottom left.
+    /// Column and row of `p` on the grid, counted from 0 at the bottom left.
     pub fn coords(&self, p: Point) -> (usize, usize) {
-        let (w, _) = self.dimensions();
-        (p.index() % w, p.index() / w)
+        let (x, y) = self.cells[p.index()];
+        (x as usize, y as usize)
     }
 
     /// The GTP name of `p`, upper case, for example `D4`.
     pub fn name(&self, p: Point) -> String {
         let (x, y) = self.coords(p);
-        vertex_name(x, y)
+        format!("{}{}", COLUMNS[x] as char, y + 1)
     }
 
-    /// The board size as `WxH`, for example `9x9`.
+    /// The point a GTP vertex name such as `D4` names (any case).
+    ///
+    /// # Errors
+    /// [`VertexError::Syntax`] when the text is not a column letter (A..Z without I) and a row number from 1 to
+    /// 25; [`VertexError::OffBoard`] for a vertex of a point this board lacks.
+    pub fn parse_vertex(&self, text: &str) -> Result<Point, VertexError> {
+        let syntax = || VertexError::Syntax(text.to_string());
+        let mut chars = text.chars();
+        let x = chars.next().and_then(column_index).ok_or_else(syntax)?;
+        let digits = chars.as_str();
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(syntax());
+        }
+        let y = match digits.parse::<usize>() {
+            Ok(n) if (1..=MAX_SIDE).contains(&n) => n - 1,
+            _ => return Err(syntax()),
+        };
+        self.point_at(x, y).ok_or_else(|| {
+            VertexError::OffBoard(OffBoard {
+                vertex: format!("{}{}", COLUMNS[x] as char, y + 1),
+                board: self.shape,
+                on_grid: x < self.width && y < self.height,
+            })
+        })
+    }
+
+    /// The board size as [`Shape::name`] gives it, for example `9x9` or `hex7`.
     pub fn size_name(&self) -> String {
-        let (w, h) = self.dimensions();
-        format!("{w}x{h}")
+        self.shape.name()
     }
-}
 
-/// The GTP name of column `x` and row `y` (from 0), upper case. Columns past Z are written `?`.
-pub fn vertex_name(x: usize, y: usize) -> String {
-    let col = COLUMNS.get(x).map_or('?', |&c| c as char);
-    format!("{col}{}", y + 1)
+    /// The SGF coordinates of `p`: its column and its row counted from the top, as letters (`a` to `z`, then `A`
+    /// to `Z`), as SGF writes the points of a Go board. A hexhex board uses the coordinates of its rhombus.
+    pub fn sgf_coord(&self, p: Point) -> String {
+        let (x, y) = self.coords(p);
+        let letter = |i: usize| {
+            char::from(if i < 26 {
+                b'a' + i as u8
+            } else {
+                b'A' + (i - 26) as u8
+            })
+        };
+        format!("{}{}", letter(x), letter(self.height - 1 - y))
+    }
+
+    /// Column and row (from the bottom) of an SGF point value such as `dd`, when it is on the grid.
+    fn sgf_cell(&self, v: &str) -> Option<(usize, usize)> {
+        let index = |c: char| match c {
+            'a'..='z' => Some(c as usize - 'a' as usize),
+            'A'..='Z' => Some(c as usize - 'A' as usize + 26),
+            _ => None,
+        };
+        let mut chars = v.chars();
+        match (
+            chars.next().and_then(index),
+            chars.next().and_then(index),
+            chars.next(),
+        ) {
+            (Some(x), Some(y), None) if x < self.width && y < self.height => {
+                Some((x, self.height - 1 - y))
+            }
+            _ => None,
+        }
+    }
+
+    fn not_sgf_point(&self, v: &str) -> String {
+        format!("[{v}] is not a point of a {} board", self.size_name())
+    }
+
+    /// The point of an SGF point value such as `dd`.
+    ///
+    /// # Errors
+    /// A message when the value is not a point of this board.
+    pub fn sgf_point(&self, v: &str) -> Result<Point, String> {
+        self.sgf_cell(v)
+            .and_then(|(x, y)| self.point_at(x, y))
+            .ok_or_else(|| self.not_sgf_point(v))
+    }
+
+    /// The points of an SGF point list entry: one point, or a compressed rectangle `aa:cc` of the grid (whose
+    /// cells off a hexhex board are left out).
+    ///
+    /// # Errors
+    /// A message when a corner is not on the grid, or a single point not on the board.
+    pub fn sgf_points(&self, v: &str) -> Result<Vec<Point>, String> {
+        let Some((a, b)) = v.split_once(':') else {
+            return Ok(vec![self.sgf_point(v)?]);
+        };
+        let (x1, y1) = self.sgf_cell(a).ok_or_else(|| self.not_sgf_point(a))?;
+        let (x2, y2) = self.sgf_cell(b).ok_or_else(|| self.not_sgf_point(b))?;
+        let mut out = Vec::new();
+        for x in x1.min(x2)..=x1.max(x2) {
+            for y in y1.min(y2)..=y1.max(y2) {
+                out.extend(self.point_at(x, y));
+            }
+        }
+        Ok(out)
+    }
+
+    /// True when SGF's old pass value `tt` is a pass on this board (grids up to 19 x 19, where `tt` is no point).
+    pub fn sgf_tt_is_pass(&self) -> bool {
+        self.width <= 19 && self.height <= 19
+    }
+
+    /// The rows of the board from the top, each with its number (from 1 at the bottom) and its points from the
+    /// left: `oust-setup` lists them in this order. A hexhex board of side S has rows of S to 2S-1 points.
+    pub fn rows(&self) -> Vec<(usize, Vec<Point>)> {
+        (0..self.height)
+            .rev()
+            .map(|y| {
+                let points = (0..self.width)
+                    .filter_map(|x| self.point_at(x, y))
+                    .collect();
+                (y + 1, points)
+            })
+            .collect()
+    }
+
+    /// The rows of the grid from the top, left to right, with `None` where the grid has no point (the two cut-off
+    /// corners of a hexhex board's rhombus): the rows GoGui's `gogui-rules_board` wants.
+    pub fn grid_rows(&self) -> Vec<Vec<Option<Point>>> {
+        (0..self.height)
+            .rev()
+            .map(|y| (0..self.width).map(|x| self.point_at(x, y)).collect())
+            .collect()
+    }
+
+    /// Where a board diagram shows each point and coordinate (see [`Layout`]).
+    pub fn layout(&self) -> Layout {
+        match self.shape {
+            Shape::Rect { width, height } => {
+                let letters = LayoutLine {
+                    number: None,
+                    items: (0..width)
+                        .map(|x| (1 + 2 * x, LayoutItem::Label(COLUMNS[x] as char)))
+                        .collect(),
+                };
+                let mut lines = vec![letters.clone()];
+                for y in (0..height).rev() {
+                    lines.push(LayoutLine {
+                        number: Some(y + 1),
+                        items: (0..width)
+                            .filter_map(|x| self.point_at(x, y))
+                            .map(|p| (1 + 2 * self.coords(p).0, LayoutItem::Point(p)))
+                            .collect(),
+                    });
+                }
+                lines.push(letters);
+                Layout {
+                    lines,
+                    width: 2 * width + 1,
+                    numbers_right: true,
+                }
+            }
+            Shape::Hex { side } => self.hex_layout(side),
+        }
+    }
+
+    /// The layout of a hexhex board: cell (x, y) at character column 2x + (h - 1 - y) + 1, each column's letter
+    /// one step beyond its top cell and one step beyond its bottom cell, along the column's slant.
+    fn hex_layout(&self, side: usize) -> Layout {
+        let h = self.height;
+        // Line 0 is the letters above the board, line h + 1 those below; row y is line h - y.
+        let mut lines: Vec<LayoutLine> = (0..h + 2)
+            .map(|i| LayoutLine {
+                number: (1..=h).contains(&i).then(|| h + 1 - i),
+                items: Vec::new(),
+            })
+            .collect();
+        let column = |x: usize, line: usize| 2 * x + line;
+        for p in self.points() {
+            let (x, y) = self.coords(p);
+            lines[h - y]
+                .items
+                .push((column(x, h - y), LayoutItem::Point(p)));
+        }
+        for (x, &c) in COLUMNS.iter().enumerate().take(self.width) {
+            let letter = LayoutItem::Label(c as char);
+            let top = (x + side - 1).min(h - 1);
+            let bottom = x.saturating_sub(side - 1);
+            lines[h - top - 1]
+                .items
+                .push((column(x, h - top - 1), letter));
+            lines[h - bottom + 1]
+                .items
+                .push((column(x, h - bottom + 1), letter));
+        }
+        let mut width = 0;
+        for line in &mut lines {
+            line.items.sort_by_key(|&(c, _)| c);
+            width = width.max(line.items.last().map_or(0, |&(c, _)| c + 2));
+        }
+        Layout {
+            lines,
+            width,
+            numbers_right: false,
+        }
+    }
 }
 
 /// The column index of a GTP column letter (case-insensitive), or `None` for `I` and non-letters.
 pub fn column_index(letter: char) -> Option<usize> {
     let up = letter.to_ascii_uppercase() as u8;
     COLUMNS.iter().position(|&c| c == up)
-}
-
-/// The GTP column letter of column `x`.
-pub fn column_letter(x: usize) -> char {
-    COLUMNS[x] as char
 }
 
 #[cfg(test)]
@@ -403,10 +801,14 @@ mod tests {
 
     #[test]
     fn adjacency_is_symmetric() {
-        let g = Geometry::rect(7, 5).unwrap();
-        for p in g.points() {
-            for &q in g.neighbors(p) {
-                assert!(g.neighbors(q).contains(&p));
+        let mut boards = vec![Geometry::rect(7, 5).unwrap()];
+        boards.extend((MIN_HEX_SIDE..=MAX_HEX_SIDE).map(|s| Geometry::hex(s).unwrap()));
+        for g in boards {
+            for p in g.points() {
+                for &q in g.neighbors(p) {
+                    assert!(g.neighbors(q).contains(&p), "{} {}", g.name(p), g.name(q));
+                    assert_ne!(p, q);
+                }
             }
         }
     }
@@ -416,6 +818,13 @@ mod tests {
         assert!(Geometry::square(1).is_err());
         assert!(Geometry::square(26).is_err());
         assert!(Geometry::rect(25, 2).is_ok());
+        assert!(Geometry::hex(1).is_err());
+        assert!(Geometry::hex(14).is_err());
+        assert_eq!(
+            Geometry::hex(14).unwrap_err().to_string(),
+            "hex14 is not supported: a hexhex side must be 2 to 13"
+        );
+        assert_eq!(Geometry::hex(13).unwrap().dimensions(), (25, 25));
     }
 
     #[test]
@@ -423,6 +832,114 @@ mod tests {
         assert_eq!(column_index('h'), Some(7));
         assert_eq!(column_index('I'), None);
         assert_eq!(column_index('j'), Some(8));
-        assert_eq!(column_letter(24), 'Z');
+        let g = Geometry::square(25).unwrap();
+        assert_eq!(g.name(g.point_at(24, 0).unwrap()), "Z1");
+    }
+
+    #[test]
+    fn hexhex_boards_have_their_cells_and_degrees() {
+        for side in MIN_HEX_SIDE..=MAX_HEX_SIDE {
+            let g = Geometry::hex(side).unwrap();
+            assert_eq!(g.len(), 3 * side * side - 3 * side + 1, "side {side}");
+            assert_eq!(g.fan(), 6);
+            let mut by_degree = [0usize; 7];
+            for p in g.points() {
+                by_degree[g.neighbors(p).len()] += 1;
+            }
+            // Six corners, the other edge cells, the interior.
+            let edge = 6 * (side - 2);
+            assert_eq!(
+                by_degree,
+                [0, 0, 0, 6, edge, 0, g.len() - 6 - edge],
+                "side {side}"
+            );
+        }
+    }
+
+    #[test]
+    fn hex_vertices_follow_gogui_names() {
+        let g = Geometry::hex(7).unwrap();
+        let at = |name: &str| g.parse_vertex(name).unwrap();
+        assert_eq!(g.name(at("a1")), "A1");
+        assert_eq!(at("A1"), Point::from_index(0));
+        // The centre and its six neighbours: left, right, below, above, upper right, lower left.
+        let centre = at("G7");
+        let names: Vec<String> = g.neighbors(centre).iter().map(|&q| g.name(q)).collect();
+        assert_eq!(names, ["F7", "H7", "G6", "G8", "H8", "F6"]);
+        // Corners of the rhombus outside the hexagon, and a vertex beyond it.
+        assert_eq!(
+            g.parse_vertex("A13").unwrap_err().to_string(),
+            "A13 is off the hex7 board: GoGui's 13x13 rhombus has it, but the hexagon does not"
+        );
+        assert!(matches!(
+            g.parse_vertex("N1"),
+            Err(VertexError::OffBoard(_))
+        ));
+        assert_eq!(
+            g.parse_vertex("P5").unwrap_err().to_string(),
+            "P5 is off the hex7 board"
+        );
+        assert_eq!(
+            g.parse_vertex("I5"),
+            Err(VertexError::Syntax("I5".to_string()))
+        );
+        assert_eq!(g.name(at("N13")), "N13");
+        // Rows have 7 to 13 cells.
+        let lengths: Vec<usize> = g.rows().iter().map(|(_, r)| r.len()).collect();
+        assert_eq!(lengths, [7, 8, 9, 10, 11, 12, 13, 12, 11, 10, 9, 8, 7]);
+        assert_eq!(g.rows()[0].0, 13);
+        // SGF coordinates are those of the rhombus.
+        assert_eq!(g.sgf_coord(at("A1")), "am");
+        assert_eq!(g.sgf_point("am"), Ok(at("A1")));
+        assert!(g.sgf_point("aa").is_err());
+        assert_eq!(g.sgf_points("aa:cc").unwrap().len(), 0);
+        assert_eq!(g.sgf_points("ak:cm").unwrap().len(), 9);
+        // A rectangle across the cut-off corner keeps only the cells of the hexagon.
+        assert_eq!(g.sgf_points("ae:cg").unwrap().len(), 6);
+    }
+
+    #[test]
+    fn board_names_parse() {
+        assert_eq!(Shape::parse("9"), Ok(Shape::square(9)));
+        assert_eq!(
+            Shape::parse("7X5"),
+            Ok(Shape::Rect {
+                width: 7,
+                height: 5
+            })
+        );
+        assert_eq!(Shape::parse("HEX7"), Ok(Shape::Hex { side: 7 }));
+        assert_eq!(Shape::parse("hex 7"), Ok(Shape::Hex { side: 7 }));
+        assert!(Shape::parse("hex").is_err());
+        assert!(Shape::parse("9x").is_err());
+        assert!(Shape::parse("-9").is_err());
+        assert_eq!(Shape::Hex { side: 5 }.to_string(), "hex5");
+        assert_eq!(Shape::square(9).to_string(), "9x9");
+    }
+
+    #[test]
+    fn hex_layout_puts_neighbours_around_each_cell() {
+        let g = Geometry::hex(3).unwrap();
+        let layout = g.layout();
+        let mut at = std::collections::HashMap::new();
+        for (line, l) in layout.lines.iter().enumerate() {
+            for &(col, item) in &l.items {
+                if let LayoutItem::Point(p) = item {
+                    at.insert(p, (line as isize, col as isize));
+                }
+            }
+        }
+        assert_eq!(at.len(), g.len());
+        for p in g.points() {
+            let (l, c) = at[&p];
+            for &q in g.neighbors(p) {
+                let (lq, cq) = at[&q];
+                // Same line two columns apart, or an adjacent line one column apart.
+                let d = ((lq - l).abs(), (cq - c).abs());
+                assert!(d == (0, 2) || d == (1, 1), "{} {}", g.name(p), g.name(q));
+            }
+        }
+        assert!(!layout.numbers_right);
+        assert_eq!(layout.lines.len(), 7);
     }
 }

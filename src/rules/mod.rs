@@ -5,14 +5,16 @@
 mod error;
 mod game;
 mod geometry;
+mod outcome;
 mod perft;
 mod position;
 
 pub use error::{IllegalMove, TurnReason};
 pub use game::{Game, Record};
 pub use geometry::{
-    BadSize, Color, Geometry, MAX_DEGREE, MAX_SIDE, MIN_SIDE, Point, Shape, column_index,
-    column_letter, vertex_name,
+    BadSize, Color, Geometry, Layout, LayoutItem, LayoutLine, MAX_DEGREE, MAX_HEX_SIDE, MAX_SIDE,
+    MIN_HEX_SIDE, MIN_SIDE, OffBoard, Point, Shape, VertexError, column_index,
 };
+pub use outcome::Outcome;
 pub use perft::{PerftLimit, perft};
-pub use position::{Move, MoveReport, Outcome, Position, Probe, Status};
+pub use position::{Move, MoveReport, Position, Probe, Status};

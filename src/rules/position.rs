@@ -8,7 +8,8 @@
 use std::sync::Arc;
 
 use super::error::{IllegalMove, TurnReason};
-use super::geometry::{Color, Geometry, MAX_DEGREE, Point, Table};
+use super::geometry::{Color, Geometry, MAX_DEGREE, OffBoard, Point, Table};
+use super::outcome::Outcome;
 
 /// A move: a placement on a point, or a pass (legal only when no placement is).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -17,46 +18,6 @@ pub enum Move {
     Place(Point),
     /// Pass: only when the side to move has no legal placement.
     Pass,
-}
-
-/// How a finished game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// The colour captured every stone of the opponent.
-    Win(Color),
-    /// Neither player can place (ruling 8 of RULES.md).
-    Draw,
-}
-
-impl Outcome {
-    /// The result as GTP `final_score` states it: `B+`, `W+` or `0`.
-    pub fn code(self) -> &'static str {
-        match self {
-            Outcome::Win(Color::Black) => "B+",
-            Outcome::Win(Color::White) => "W+",
-            Outcome::Draw => "0",
-        }
-    }
-
-    /// The result code with a few words of explanation.
-    pub fn describe(self) -> String {
-        match self {
-            Outcome::Win(c) => format!(
-                "{} ({c} captured every {} stone)",
-                self.code(),
-                c.opponent()
-            ),
-            Outcome::Draw => "0 (neither player can place)".to_string(),
-        }
-    }
-
-    /// The winner, if any.
-    pub fn winner(self) -> Option<Color> {
-        match self {
-            Outcome::Win(c) => Some(c),
-            Outcome::Draw => None,
-        }
-    }
 }
 
 /// Where the game stands.
@@ -165,7 +126,7 @@ pub struct Position {
 impl PartialEq for Position {
     /// Positions are equal when the stones, side to move, extra-turn state and result are.
     fn eq(&self, other: &Position) -> bool {
-        self.geo.dimensions() == other.geo.dimensions()
+        self.geo.shape() == other.geo.shape()
             && self.to_move == other.to_move
             && self.extra_turn == other.extra_turn
             && self.winner == other.winner
@@ -545,13 +506,12 @@ impl Position {
     /// [`IllegalMove::OffBoard`], [`IllegalMove::Occupied`], [`IllegalMove::NoEnemyContact`] or
     /// [`IllegalMove::NotSmaller`].
     pub fn check_placement(&self, color: Color, p: Point) -> Result<Probe, IllegalMove> {
-        let (w, h) = self.geo.dimensions();
         if p.index() >= self.geo.len() {
-            return Err(IllegalMove::OffBoard {
+            return Err(IllegalMove::OffBoard(OffBoard {
                 vertex: format!("point {}", p.index()),
-                width: w,
-                height: h,
-            });
+                board: self.geo.shape(),
+                on_grid: false,
+            }));
         }
         if let Some(stone) = self.color_at(p) {
             return Err(IllegalMove::Occupied {

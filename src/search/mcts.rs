@@ -374,7 +374,6 @@ pub fn run(
     interval: Option<Duration>,
     monitor: &mut dyn FnMut(Option<&RootInfo>) -> Control,
 ) -> u64 {
-    let (w, h) = root.geometry().dimensions();
     let sh = Shared {
         tree,
         root,
@@ -383,7 +382,7 @@ pub fn run(
         limit: limits.playouts.unwrap_or(u64::MAX),
         stop,
         halt: Padded(AtomicBool::new(false)),
-        move_cap: w * h * 50,
+        move_cap: root.geometry().len() * 50,
     };
     let threads = threads.max(1);
     let start = Instant::now();

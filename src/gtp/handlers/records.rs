@@ -6,12 +6,13 @@ use std::path::Path;
 use crate::rules::Color;
 use crate::sgf::{self, GameInfo};
 
-use super::engine::Engine;
-use super::error::{GtpError, syntax};
-use super::parse::parse_int;
+use crate::gtp::error::{GtpError, syntax};
+use crate::gtp::parse::parse_int;
+use crate::gtp::reply::Reply;
+use crate::gtp::state::Engine;
 
 /// `printsgf [FILE]`: the game as an SGF record, as the response or written to FILE (then the response is empty).
-pub(super) fn printsgf(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
+pub fn printsgf(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
     let info = GameInfo {
         black: e.players[Color::Black.index()].clone(),
         white: e.players[Color::White.index()].clone(),
@@ -19,16 +20,16 @@ pub(super) fn printsgf(e: &mut Engine, args: &[&str]) -> Result<String, GtpError
     };
     let text = sgf::write(&e.game, &info);
     match args.first() {
-        None => Ok(text),
+        None => Ok(text.into()),
         Some(file) => std::fs::write(file, &text)
-            .map(|()| String::new())
+            .map(|()| Reply::Text(String::new()))
             .map_err(|err| GtpError::Failed(format!("cannot write '{file}': {err}"))),
     }
 }
 
 /// `loadsgf FILE [MOVE_NUMBER]`: replaces the game by the record's, replayed through the rules up to the position
 /// before move MOVE_NUMBER (counted from 1), or to the end.
-pub(super) fn loadsgf(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
+pub fn loadsgf(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
     let file = args[0];
     let before = match args.get(1) {
         None => None,
@@ -68,5 +69,5 @@ pub(super) fn loadsgf(e: &mut Engine, args: &[&str]) -> Result<String, GtpError>
         record.get("PB").map(str::to_string),
         record.get("PW").map(str::to_string),
     ];
-    Ok(String::new())
+    Ok(Reply::Text(String::new()))
 }

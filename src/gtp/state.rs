@@ -1,29 +1,44 @@
-//! The engine's state behind the protocol: the game, the options and the random generator.
+//! The engine's state behind the protocol: the game, the settings, the clocks, the search tree and the random
+//! generator, with the few operations every handler shares. Nothing here knows a command.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::rng::Rng;
-use crate::rules::{Color, Game, Geometry};
-use crate::search::Searcher;
-use crate::search::time::{Clock, TimeSystem};
+use crate::rules::{Color, Game, Geometry, Shape};
+use crate::search::time::{Clock, TimeSystem, moves_left};
+use crate::search::{
+    Config, Control, Limits, PlayerKind, Request, SearchResult, Searcher, Setup,
+    nodes_for_megabytes,
+};
 
-use super::commands::{COMMANDS, CommandSpec};
-use super::error::{GtpError, syntax};
-use super::params::Settings;
+use super::error::GtpError;
+
+/// Thinking time per move when nothing else decides it.
+pub const DEFAULT_THINK: Duration = Duration::from_secs(1);
 
 /// Engine settings, from the command line and from the protocol.
 #[derive(Clone, Debug)]
 pub struct Options {
     /// Seed of the random generator: the same seed and the same commands give the same answers.
     pub seed: u64,
-    /// Board width at start-up.
-    pub width: usize,
-    /// Board height at start-up.
-    pub height: usize,
+    /// The board at start-up.
+    pub board: Shape,
     /// Whether `play` and `genmove` add move reports to their responses.
     pub reports: Reports,
     /// Search settings.
     pub settings: Settings,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            seed: 1,
+            board: Shape::square(9),
+            reports: Reports::Auto,
+            settings: Settings::default(),
+        }
+    }
 }
 
 /// Whether `play` and `genmove` add move reports (`capture N`, `extra-turn`, ...) to their responses. Strict GTP
@@ -58,14 +73,35 @@ impl Reports {
     }
 }
 
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            seed: 1,
-            width: 9,
-            height: 9,
-            reports: Reports::Auto,
-            settings: Settings::default(),
+/// The search settings of the engine.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Which player answers `genmove`.
+    pub player: PlayerKind,
+    /// Playouts per move; 0 for no playout limit.
+    pub playouts: u64,
+    /// Seconds per move; 0 for the default (1 second, unless a playout limit or a clock decides).
+    pub time_per_move: f64,
+    /// Search threads.
+    pub threads: usize,
+    /// Resign when the winning chance stays below this for two moves in a row; 0 never resigns.
+    pub resign_threshold: f64,
+    /// Memory for the search tree, in megabytes.
+    pub tree_mb: usize,
+    /// Tree search constants.
+    pub config: Config,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            player: PlayerKind::Mcts,
+            playouts: 0,
+            time_per_move: 0.0,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            resign_threshold: 0.0,
+            tree_mb: 256,
+            config: Config::default(),
         }
     }
 }
@@ -77,7 +113,6 @@ pub struct Engine {
     pub(crate) options: Options,
     pub(crate) settings: Settings,
     pub(crate) rng: Rng,
-    pub(crate) quit: bool,
     /// True once a `gogui-rules_*` command has arrived: the controller is GoGui.
     pub(crate) gogui: bool,
     /// Names of the players of the current game, Black then White, when known: from a loaded record, or `oust`
@@ -88,23 +123,20 @@ pub struct Engine {
     pub(crate) clocks: [Clock; 2],
     /// Consecutive searches for each colour that ended below the resign threshold.
     pub(crate) low_streak: [u32; 2],
-    /// A streaming analysis the session must run after the current command: its interval.
-    pub(crate) stream: Option<std::time::Duration>,
 }
 
 impl Engine {
-    /// An engine with an empty board of the configured size.
+    /// An engine with an empty board of the configured shape.
     ///
     /// # Errors
-    /// A message when the configured board size is not supported.
+    /// A message when the configured board is not supported.
     pub fn new(options: Options) -> Result<Engine, String> {
-        let geo = Geometry::rect(options.width, options.height).map_err(|e| e.to_string())?;
+        let geo = Geometry::new(options.board).map_err(|e| e.to_string())?;
         Ok(Engine {
             game: Game::new(Arc::new(geo)),
             rng: Rng::new(options.seed),
             settings: options.settings.clone(),
             options,
-            quit: false,
             gogui: false,
             players: [None, None],
             searcher: Searcher::default(),
@@ -113,7 +145,6 @@ impl Engine {
                 Clock::new(TimeSystem::Unlimited),
             ],
             low_streak: [0, 0],
-            stream: None,
         })
     }
 
@@ -137,16 +168,6 @@ impl Engine {
     /// The clock of `color`.
     pub(crate) fn clock_mut(&mut self, color: Color) -> &mut Clock {
         &mut self.clocks[color.index()]
-    }
-
-    /// Sets a parameter by name, as `oust-set-param` does.
-    ///
-    /// # Errors
-    /// A message when the name is unknown or the value out of range.
-    pub fn set_param(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let spec =
-            super::params::find_param(name).ok_or_else(|| format!("unknown parameter '{name}'"))?;
-        (spec.set)(self, value)
     }
 
     /// The current game.
@@ -173,23 +194,6 @@ impl Engine {
         self.gogui
     }
 
-    /// True once `quit` has been executed.
-    pub fn wants_quit(&self) -> bool {
-        self.quit
-    }
-
-    /// Runs one command and returns its response text or its failure.
-    ///
-    /// # Errors
-    /// The command's [`GtpError`]; the state is then unchanged.
-    pub fn execute(&mut self, name: &str, args: &[&str]) -> Result<String, GtpError> {
-        let spec = find(name).ok_or(GtpError::UnknownCommand)?;
-        if args.len() < spec.min_args || args.len() > spec.max_args {
-            return Err(arity_error(spec, args.len()));
-        }
-        self.guarded(|engine| (spec.run)(engine, args))
-    }
-
     /// Runs `f`, turning a panic (a bug) into an `internal error` answer so that the session goes on. The game
     /// itself is never left half changed (it only ever pushes a finished position or pops one), but the search
     /// tree might be, so it is dropped.
@@ -207,58 +211,50 @@ impl Engine {
                     .unwrap_or_else(|| "a panic".to_string());
                 log::error!("internal error (a bug, please report it): {what}");
                 self.searcher.clear();
-                self.stream = None;
                 Err(GtpError::Failed(format!(
                     "internal error: {what}; the search tree was dropped, the game is as it was"
                 )))
             }
         }
     }
-}
 
-/// The command table entry named `name`.
-pub fn find(name: &str) -> Option<&'static CommandSpec> {
-    COMMANDS.iter().find(|c| c.name == name)
-}
+    /// The search settings as the searcher takes them.
+    pub(crate) fn search_setup(&self) -> Setup {
+        Setup {
+            player: self.settings.player,
+            config: self.settings.config.clone(),
+            threads: self.settings.threads,
+            tree_nodes: nodes_for_megabytes(self.settings.tree_mb),
+        }
+    }
 
-fn arity_error(spec: &CommandSpec, got: usize) -> GtpError {
-    let expected = match (spec.min_args, spec.max_args) {
-        (0, 0) => "no arguments".to_string(),
-        (a, b) if a == b => format!("{a} argument{}", if a == 1 { "" } else { "s" }),
-        (a, b) => format!("{a} to {b} arguments"),
-    };
-    let usage = if spec.usage.is_empty() {
-        String::new()
-    } else {
-        format!(" ({})", spec.usage)
-    };
-    syntax(format!("{} takes {expected}{usage}, got {got}", spec.name))
-}
+    /// How long `color` may think now: the playout limit, the time per move and the clock, whichever is
+    /// tightest; one second when none is set.
+    pub fn limits(&self, color: Color) -> Limits {
+        let s = &self.settings;
+        let playouts = (s.playouts > 0).then_some(s.playouts);
+        let mut time = (s.time_per_move > 0.0).then(|| Duration::from_secs_f64(s.time_per_move));
+        let empties = self.game.position().empties().len();
+        if let Some(budget) = self.clocks[color.index()].budget(moves_left(empties)) {
+            time = Some(time.map_or(budget, |t| t.min(budget)));
+        }
+        if playouts.is_none() && time.is_none() {
+            time = Some(DEFAULT_THINK);
+        }
+        Limits { playouts, time }
+    }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_panic_in_a_command_is_an_error_answer_and_the_session_goes_on() {
-        let mut e = Engine::new(Options::default()).unwrap();
-        e.settings.playouts = 50;
-        e.execute("play", &["b", "D4"]).unwrap();
-        e.execute("genmove", &["w"]).unwrap();
-        let before = e.game.records().to_vec();
-        let got: Result<(), GtpError> = e.guarded(|_| panic!("search thread fell over"));
-        assert_eq!(
-            got.unwrap_err().to_string(),
-            "internal error: search thread fell over; the search tree was dropped, the game is as it was"
-        );
-        assert_eq!(e.game.records(), &before[..]);
-        let formatted: Result<(), GtpError> = e.guarded(|_| panic!("{} stones", 3));
-        assert_eq!(
-            formatted.unwrap_err().to_string(),
-            "internal error: 3 stones; the search tree was dropped, the game is as it was"
-        );
-        // The engine goes on, with a fresh tree.
-        assert!(e.execute("genmove", &["b"]).is_ok());
-        assert_eq!(e.game.records().len(), before.len() + 1);
+    /// Searches the current position for its side to move within the usual limits.
+    pub(crate) fn think(&mut self) -> SearchResult {
+        let color = self.game.position().to_move();
+        let limits = self.limits(color);
+        let request = Request {
+            limits,
+            seed: self.rng.next_u64(),
+            ..Request::default()
+        };
+        let setup = self.search_setup();
+        self.searcher
+            .search(&self.game, &setup, &request, &mut |_| Control::Continue)
     }
 }

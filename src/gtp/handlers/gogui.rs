@@ -3,15 +3,15 @@
 //!
 //! GoGui is recognised by its use of the `gogui-rules_*` commands: from the first one on, with reports in `auto`
 //! mode, `play` and `genmove` answer as standard GTP does (a bare vertex from `genmove`), because GoGui rejects
-//! anything after the vertex as a malformed response.
+//! anything after the vertex as a malformed response. The formatter applies that mode
+//! ([`crate::gtp::format::reply_text`]).
 
+use crate::gtp::error::{GtpError, syntax};
+use crate::gtp::format::legal_list;
+use crate::gtp::reply::Reply;
+use crate::gtp::state::{Engine, Reports};
+use crate::notation;
 use crate::rules::{Color, Outcome, Position, Status};
-
-use super::commands::{color_arg, play as play_reported};
-use super::engine::{Engine, Reports};
-use super::error::{GtpError, syntax};
-use super::format::legal_list;
-use super::think::genmove as genmove_reported;
 
 /// One entry of `gogui-analyze_commands`: GoGui shows `label` in its analyze menu, sends `command` and displays
 /// the response as `kind` says (see GoGui's manual, chapter "Analyze Commands").
@@ -60,12 +60,13 @@ pub static ANALYZE_COMMANDS: &[AnalyzeSpec] = &[
 ];
 
 /// `gogui-analyze_commands`: one `kind/label/command` line per entry of [`ANALYZE_COMMANDS`].
-pub(super) fn analyze_commands(_: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
+pub fn analyze_commands(_: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
     Ok(ANALYZE_COMMANDS
         .iter()
         .map(|a| format!("{}/{}/{}", a.kind, a.label, a.command))
         .collect::<Vec<_>>()
-        .join("\n"))
+        .join("\n")
+        .into())
 }
 
 /// Notes that the controller is GoGui (it has sent a `gogui-rules_*` command) and returns the position.
@@ -80,58 +81,45 @@ fn ruler(e: &mut Engine) -> &Position {
 }
 
 /// `gogui-rules_game_id`: `Oust`.
-pub(super) fn game_id(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
+pub fn game_id(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
     ruler(e);
     Ok("Oust".into())
 }
 
-/// `gogui-rules_board`: the rows from the top, `X` black, `O` white, `.` empty, separated by spaces.
-pub(super) fn board(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
-    let pos = ruler(e);
-    let geo = pos.geometry();
-    let (w, h) = geo.dimensions();
-    let rows: Vec<String> = (0..h)
-        .rev()
-        .map(|y| {
-            (0..w)
-                .map(|x| {
-                    let p = geo.point_at(x, y).expect("inside the board");
-                    match pos.color_at(p) {
-                        Some(Color::Black) => "X",
-                        Some(Color::White) => "O",
-                        None => ".",
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect();
-    Ok(rows.join("\n"))
+/// `gogui-rules_board`: the rows of the grid from the top, `X` black, `O` white, `.` empty, `?` off the board
+/// (the cut-off corners of a hexhex board's rhombus), separated by spaces.
+pub fn board(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
+    Ok(notation::grid_text(ruler(e)).into())
 }
 
-/// `gogui-rules_board_size`: `N` for a square board, `W H` for a rectangle.
-pub(super) fn board_size(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
-    let (w, h) = ruler(e).geometry().dimensions();
-    Ok(if w == h {
+/// `gogui-rules_board_size`: `N` for a square board, `W H` for a rectangle, `N hex` for a hexhex board on its
+/// rhombus of N columns.
+pub fn board_size(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
+    let geo = ruler(e).geometry();
+    let (w, h) = geo.dimensions();
+    Ok(if geo.shape().is_hex() {
+        format!("{w} hex")
+    } else if w == h {
         w.to_string()
     } else {
         format!("{w} {h}")
-    })
+    }
+    .into())
 }
 
 /// `gogui-rules_legal_moves`: the legal placements, `pass` when a pass is forced, nothing once the game is over
 /// (which is how GoGui learns that it is).
-pub(super) fn legal_moves(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
-    Ok(legal_list(ruler(e)))
+pub fn legal_moves(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
+    Ok(legal_list(ruler(e)).into())
 }
 
 /// `gogui-rules_side_to_move`: `black` or `white`.
-pub(super) fn side_to_move(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
+pub fn side_to_move(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
     Ok(ruler(e).to_move().name().into())
 }
 
 /// `gogui-rules_final_result`: a sentence for GoGui's end-of-game dialog.
-pub(super) fn final_result(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
+pub fn final_result(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
     let pos = ruler(e);
     let Status::Over(outcome) = pos.status() else {
         return Err(GtpError::Failed("game is not over".into()));
@@ -145,7 +133,8 @@ pub(super) fn final_result(e: &mut Engine, _: &[&str]) -> Result<String, GtpErro
             c.opponent()
         ),
         Outcome::Draw => format!("No winner: neither player can place after {placements}"),
-    })
+    }
+    .into())
 }
 
 fn capitalized(c: Color) -> &'static str {
@@ -156,18 +145,19 @@ fn capitalized(c: Color) -> &'static str {
 }
 
 /// `gogui-rules_captured_count`: stones captured by Black, then by White.
-pub(super) fn captured_count(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
+pub fn captured_count(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
     let pos = ruler(e);
     Ok(format!(
         "{} {}",
         pos.captured_by(Color::Black),
         pos.captured_by(Color::White)
-    ))
+    )
+    .into())
 }
 
 /// `oust-group_sizes`: a GoGui `gfx` text labelling every stone with the size of its group, then a `TEXT` line
 /// with the number of groups and the largest group of each colour.
-pub(super) fn group_sizes(e: &mut Engine, _: &[&str]) -> Result<String, GtpError> {
+pub fn group_sizes(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
     let pos = e.game.position();
     let geo = pos.geometry();
     let mut labels = Vec::new();
@@ -194,12 +184,13 @@ pub(super) fn group_sizes(e: &mut Engine, _: &[&str]) -> Result<String, GtpError
         text
     } else {
         format!("LABEL {}\n{text}", labels.join(" "))
-    })
+    }
+    .into())
 }
 
 /// `oust-reports [auto|on|off]`: sets the report mode when given one, and answers the mode and whether reports
 /// are on now, for example `auto off` once GoGui has been detected.
-pub(super) fn reports(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
+pub fn reports(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
     if let Some(arg) = args.first() {
         e.options.reports = Reports::from_name(arg).ok_or_else(|| {
             syntax(format!(
@@ -211,25 +202,6 @@ pub(super) fn reports(e: &mut Engine, args: &[&str]) -> Result<String, GtpError>
         "{} {}",
         e.options.reports.name(),
         if e.reports() { "on" } else { "off" }
-    ))
-}
-
-/// `play` as the table runs it: the move report only when reports are on.
-pub(super) fn play(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
-    let report = play_reported(e, args)?;
-    Ok(if e.reports() { report } else { String::new() })
-}
-
-/// `genmove` as the table runs it: the move report only when reports are on, so that GoGui and other strict
-/// controllers get exactly one vertex or `pass`. Remembers that the engine played this colour, for `printsgf`.
-pub(super) fn genmove(e: &mut Engine, args: &[&str]) -> Result<String, GtpError> {
-    let response = genmove_reported(e, args)?;
-    let color = color_arg(args[0])?;
-    e.players[color.index()].get_or_insert_with(|| "oust".to_string());
-    Ok(if e.reports() {
-        response
-    } else {
-        // The first token of a genmove response is always the vertex or `pass`.
-        response.split(' ').next().unwrap_or_default().to_string()
-    })
+    )
+    .into())
 }

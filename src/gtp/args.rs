@@ -1,0 +1,49 @@
+//! Command arguments as values: each converter reads one argument token and says exactly what was wrong with it.
+
+use crate::notation::{self, MoveTextError};
+use crate::rules::{Color, Geometry, Move};
+
+use super::error::{GtpError, syntax};
+use super::parse::{parse_color, parse_float, parse_int};
+
+/// A colour: `b`, `black`, `w` or `white`, in any case.
+pub fn color(token: &str) -> Result<Color, GtpError> {
+    parse_color(token).ok_or_else(|| {
+        syntax(format!(
+            "expected a colour (b, black, w, white), got '{token}'"
+        ))
+    })
+}
+
+/// A move on the board of `geo`: a vertex or `pass`. A well-formed vertex off the board is an illegal move.
+pub fn mv(geo: &Geometry, token: &str) -> Result<Move, GtpError> {
+    notation::parse_move(geo, token).map_err(|e| match e {
+        MoveTextError::NotAMove(_) => syntax(e.to_string()),
+        MoveTextError::OffBoard(illegal) => GtpError::Illegal(illegal),
+    })
+}
+
+/// A whole number used as a size (`what` names it in the error).
+pub fn size(token: &str, what: &str) -> Result<usize, GtpError> {
+    let n = parse_int(token)
+        .ok_or_else(|| syntax(format!("{what} must be a whole number, got '{token}'")))?;
+    Ok(usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+/// A number of seconds from 0 to 10^7.
+pub fn seconds(token: &str, what: &str) -> Result<f64, GtpError> {
+    parse_float(token)
+        .filter(|&v| (0.0..=1e7).contains(&v))
+        .ok_or_else(|| {
+            syntax(format!(
+                "{what} must be a number of seconds from 0 to 10000000, got '{token}'"
+            ))
+        })
+}
+
+/// A whole number that fits in 32 bits.
+pub fn count(token: &str, what: &str) -> Result<u32, GtpError> {
+    parse_int(token)
+        .and_then(|v| u32::try_from(v).ok())
+        .ok_or_else(|| syntax(format!("{what} must be a whole number, got '{token}'")))
+}

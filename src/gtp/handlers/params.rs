@@ -1,0 +1,33 @@
+//! The parameter commands: `oust-list-params`, `oust-get-param` and `oust-set-param`, over the table of
+//! [`crate::gtp::params`].
+
+use crate::gtp::error::{GtpError, syntax};
+use crate::gtp::params::{PARAMS, find_param, set_param};
+use crate::gtp::reply::Reply;
+use crate::gtp::state::Engine;
+
+/// `oust-list-params`: every parameter and its value.
+pub fn list(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
+    Ok(PARAMS
+        .iter()
+        .map(|p| format!("{} {}", p.name, (p.get)(e)))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .into())
+}
+
+/// `oust-get-param NAME`.
+pub fn get(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
+    let spec = find_param(args[0])
+        .ok_or_else(|| GtpError::Failed(format!("unknown parameter '{}'", args[0])))?;
+    Ok((spec.get)(e).into())
+}
+
+/// `oust-set-param NAME VALUE`.
+pub fn set(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
+    set_param(e, args[0], args[1]).map_err(|msg| match find_param(args[0]) {
+        None => GtpError::Failed(msg),
+        Some(_) => syntax(format!("{}: {msg}", args[0])),
+    })?;
+    Ok(Reply::Text(String::new()))
+}

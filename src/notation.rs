@@ -1,0 +1,304 @@
+//! Notation: moves and positions as text, written and read in this one place.
+//!
+//! The protocol's responses and arguments, the referee, match openings and SGF errors all name moves with
+//! [`move_name`] and read them with [`parse_move`]. The rows of stones of `oust-setup`, GoGui's board rows and the
+//! board picture of `showboard` are spelt here too. The [`Geometry`] says which points a board has, where they
+//! lie and what they are called; this module only spells: `X` black, `O` white, `.` empty.
+
+use std::fmt;
+
+use crate::rules::{Color, Geometry, IllegalMove, LayoutItem, Move, Position, VertexError};
+
+/// Why a move's text was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveTextError {
+    /// The text is neither a vertex nor `pass`.
+    NotAMove(String),
+    /// A vertex of a point the board does not have.
+    OffBoard(IllegalMove),
+}
+
+impl fmt::Display for MoveTextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveTextError::NotAMove(text) => {
+                write!(f, "expected a vertex such as D4, or pass, got '{text}'")
+            }
+            MoveTextError::OffBoard(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for MoveTextError {}
+
+/// The name of a move on `geo`'s board: a vertex in upper case, such as `D4`, or `pass`.
+pub fn move_name(geo: &Geometry, mv: Move) -> String {
+    match mv {
+        Move::Place(p) => geo.name(p),
+        Move::Pass => "pass".to_string(),
+    }
+}
+
+/// Reads a move: a vertex (see [`Geometry::parse_vertex`]) or `pass`, in any case.
+///
+/// # Errors
+/// [`MoveTextError::NotAMove`] for other text, [`MoveTextError::OffBoard`] for a vertex the board lacks.
+pub fn parse_move(geo: &Geometry, text: &str) -> Result<Move, MoveTextError> {
+    if text.eq_ignore_ascii_case("pass") {
+        return Ok(Move::Pass);
+    }
+    match geo.parse_vertex(text) {
+        Ok(p) => Ok(Move::Place(p)),
+        Err(VertexError::Syntax(t)) => Err(MoveTextError::NotAMove(t)),
+        Err(VertexError::OffBoard(off)) => Err(MoveTextError::OffBoard(IllegalMove::OffBoard(off))),
+    }
+}
+
+/// The character of a point: `X` black, `O` white, `.` empty.
+pub fn stone_char(stone: Option<Color>) -> char {
+    match stone {
+        Some(Color::Black) => 'X',
+        Some(Color::White) => 'O',
+        None => '.',
+    }
+}
+
+/// The stone a set-up character stands for: `X` or `B` black, `O` or `W` white, `.` or `-` empty, in any case.
+fn stone_of(ch: char) -> Option<Option<Color>> {
+    match ch.to_ascii_uppercase() {
+        'X' | 'B' => Some(Some(Color::Black)),
+        'O' | 'W' => Some(Some(Color::White)),
+        '.' | '-' => Some(None),
+        _ => None,
+    }
+}
+
+/// The stones of `pos` as set-up rows: the rows of [`Geometry::rows`] from the top, separated by `/`, for
+/// example `XO../...O`. [`parse_rows`] reads them back.
+pub fn rows_text(pos: &Position) -> String {
+    let rows: Vec<String> = pos
+        .geometry()
+        .rows()
+        .iter()
+        .map(|(_, points)| {
+            points
+                .iter()
+                .map(|&p| stone_char(pos.color_at(p)))
+                .collect()
+        })
+        .collect();
+    rows.join("/")
+}
+
+/// Why set-up rows were refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RowsError {
+    /// The text has the wrong number of rows.
+    RowCount {
+        /// Rows of the board.
+        expected: usize,
+        /// Rows given.
+        got: usize,
+    },
+    /// A row has the wrong number of points.
+    RowLength {
+        /// The row's number (from 1 at the bottom).
+        row: usize,
+        /// Points given.
+        got: usize,
+        /// Points of the board's row.
+        expected: usize,
+        /// True when the board's rows are not all equally long (a hexhex board).
+        uneven: bool,
+    },
+    /// A character that is not a point.
+    BadChar {
+        /// The character.
+        ch: char,
+        /// The row's number (from 1 at the bottom).
+        row: usize,
+    },
+}
+
+impl fmt::Display for RowsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RowsError::RowCount { expected, got } => {
+                write!(f, "the board has {expected} rows, the setup gives {got}")
+            }
+            RowsError::RowLength {
+                row,
+                got,
+                expected,
+                uneven: false,
+            } => write!(
+                f,
+                "row {row} has {got} points, the board is {expected} wide"
+            ),
+            RowsError::RowLength {
+                row, got, expected, ..
+            } => write!(
+                f,
+                "row {row} has {got} points, the board's row {row} has {expected}"
+            ),
+            RowsError::BadChar { ch, row } => write!(
+                f,
+                "'{ch}' in row {row} is not a point: use X or B, O or W, and . or -"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RowsError {}
+
+/// Reads set-up rows (see [`rows_text`]; `B`, `W` and `-` are accepted too, in any case): the stone of every
+/// point, indexed by point.
+///
+/// # Errors
+/// A [`RowsError`] for the wrong number of rows or points in a row, or a character that is not a point.
+pub fn parse_rows(geo: &Geometry, text: &str) -> Result<Vec<Option<Color>>, RowsError> {
+    let board_rows = geo.rows();
+    let given: Vec<&str> = text.split('/').collect();
+    if given.len() != board_rows.len() {
+        return Err(RowsError::RowCount {
+            expected: board_rows.len(),
+            got: given.len(),
+        });
+    }
+    let uneven = geo.shape().is_hex();
+    let mut stones = vec![None; geo.len()];
+    for ((row, points), text) in board_rows.iter().zip(given) {
+        let cells: Vec<char> = text.chars().collect();
+        if cells.len() != points.len() {
+            return Err(RowsError::RowLength {
+                row: *row,
+                got: cells.len(),
+                expected: points.len(),
+                uneven,
+            });
+        }
+        for (&p, ch) in points.iter().zip(cells) {
+            stones[p.index()] = stone_of(ch).ok_or(RowsError::BadChar { ch, row: *row })?;
+        }
+    }
+    Ok(stones)
+}
+
+/// The board as GoGui's `gogui-rules_board` wants it: the rows of the grid from the top, one a line, points
+/// separated by spaces, `?` where the grid has no point (the cut-off corners of a hexhex board's rhombus).
+pub fn grid_text(pos: &Position) -> String {
+    let rows: Vec<String> = pos
+        .geometry()
+        .grid_rows()
+        .iter()
+        .map(|row| {
+            let cells: Vec<String> = row
+                .iter()
+                .map(|p| p.map_or('?', |p| stone_char(pos.color_at(p))).to_string())
+                .collect();
+            cells.join(" ")
+        })
+        .collect();
+    rows.join("\n")
+}
+
+/// The board picture of `showboard`, one line per line of the geometry's [`Layout`](crate::rules::Layout): row
+/// numbers at the left (and at the right on rectangles), column letters, the points, and the last placement in
+/// parentheses. Every line ends with a newline and none with a space.
+pub fn picture(pos: &Position) -> String {
+    let layout = pos.geometry().layout();
+    let last = match pos.last_move() {
+        Some((_, Move::Place(p))) => Some(p),
+        _ => None,
+    };
+    let mut out = String::new();
+    for line in &layout.lines {
+        let mut body = vec![' '; layout.width];
+        for &(col, item) in &line.items {
+            match item {
+                LayoutItem::Label(c) => body[col] = c,
+                LayoutItem::Point(p) => {
+                    body[col] = stone_char(pos.color_at(p));
+                    if last == Some(p) {
+                        body[col - 1] = '(';
+                        body[col + 1] = ')';
+                    }
+                }
+            }
+        }
+        let body: String = body.into_iter().collect();
+        let text = match line.number {
+            Some(n) if layout.numbers_right => format!("{n:>2}{body}{n}"),
+            Some(n) => format!("{n:>2}{body}"),
+            None => format!("  {body}"),
+        };
+        out.push_str(text.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+
+    #[test]
+    fn moves_round_trip_on_every_point() {
+        for geo in [Geometry::rect(7, 5).unwrap(), Geometry::hex(4).unwrap()] {
+            for p in geo.points() {
+                let name = move_name(&geo, Move::Place(p));
+                assert_eq!(parse_move(&geo, &name), Ok(Move::Place(p)));
+                assert_eq!(parse_move(&geo, &name.to_lowercase()), Ok(Move::Place(p)));
+            }
+            assert_eq!(parse_move(&geo, "PASS"), Ok(Move::Pass));
+            assert_eq!(move_name(&geo, Move::Pass), "pass");
+            assert!(matches!(
+                parse_move(&geo, "x"),
+                Err(MoveTextError::NotAMove(_))
+            ));
+        }
+    }
+
+    #[test]
+    fn vertex_syntax() {
+        let geo = Geometry::square(25).unwrap();
+        let at = |x, y| Ok(Move::Place(geo.point_at(x, y).unwrap()));
+        assert_eq!(parse_move(&geo, "d4"), at(3, 3));
+        assert_eq!(parse_move(&geo, "J1"), at(8, 0));
+        for bad in [
+            "I1",
+            "A0",
+            "A26",
+            "A99999999999999999999999",
+            "A",
+            "4D",
+            "A1x",
+            "",
+        ] {
+            assert_eq!(
+                parse_move(&geo, bad),
+                Err(MoveTextError::NotAMove(bad.to_string())),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn rows_round_trip_on_a_hexhex_board() {
+        let geo = Arc::new(Geometry::hex(2).unwrap());
+        let stones = parse_rows(&geo, "xo/.b-/w.").unwrap();
+        let pos = Position::setup(geo.clone(), &stones, Color::Black, false);
+        assert_eq!(rows_text(&pos), "XO/.X./O.");
+        assert_eq!(grid_text(&pos), "? X O\n. X .\nO . ?");
+        assert_eq!(
+            parse_rows(&geo, "xo/.b/w.").unwrap_err().to_string(),
+            "row 2 has 2 points, the board's row 2 has 3"
+        );
+        assert_eq!(
+            parse_rows(&geo, "xo/.b.").unwrap_err().to_string(),
+            "the board has 3 rows, the setup gives 2"
+        );
+    }
+}
