@@ -78,6 +78,13 @@ pub static COMMANDS: &[CommandSpec] = &[
         board::rect_boardsize
     ),
     command!(
+        "oust-board",
+        "[BOARD]",
+        0..=1,
+        "new empty board: N, WxH or hexS; or the board's name",
+        board::board
+    ),
+    command!(
         "clear_board",
         "",
         0..=0,

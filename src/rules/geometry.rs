@@ -697,12 +697,20 @@ impl Geometry {
             .collect()
     }
 
-    /// The rows of the grid from the top, left to right, with `None` where the grid has no point (the two cut-off
-    /// corners of a hexhex board's rhombus): the rows GoGui's `gogui-rules_board` wants.
+    /// The side of the square grid GoGui draws the board on (GoGui draws square grids only): the side of a square,
+    /// the longer side of a rectangle, 2S-1 for a hexhex board of side S.
+    pub fn square_side(&self) -> usize {
+        self.width.max(self.height)
+    }
+
+    /// The rows of that square grid (see [`Geometry::square_side`]) from the top, left to right, with `None` where
+    /// the board has no point: the cut-off corners of a hexhex board's rhombus, the rows or columns beyond a
+    /// rectangle's shorter side. The rows GoGui's `gogui-rules_board` wants.
     pub fn grid_rows(&self) -> Vec<Vec<Option<Point>>> {
-        (0..self.height)
+        let n = self.square_side();
+        (0..n)
             .rev()
-            .map(|y| (0..self.width).map(|x| self.point_at(x, y)).collect())
+            .map(|y| (0..n).map(|x| self.point_at(x, y)).collect())
             .collect()
     }
 

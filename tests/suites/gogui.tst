@@ -22,13 +22,25 @@ oust-setup b XO../...O
 5 play b C2
 #? []
 
+# GoGui draws square grids only: a rectangle is shown inside the square of its longer side, the points it lacks
+# marked ? (GoGui quits when told "4 2", and shows only 2 x 2 points when told "2 4").
 6 gogui-rules_board
-#? [X \. X \.\nX \. \. O]
+#? [\? \? \? \?\n\? \? \? \?\nX \. X \.\nX \. \. O]
 
 7 gogui-rules_board_size
-#? [4 2]
+#? [4]
 
-# A game as GoGui sends it: upper-case colours, several moves of one colour in a row after captures.
+# GoGui sends its player only the side of the square it draws: "boardsize 4" keeps the 4x2 board.
+boardsize 4
+100 oust-board
+#? [4x2]
+
+101 gogui-rules_legal_moves
+#? [A1 B1 C1 D1 A2 B2 C2 D2]
+
+# A game as GoGui sends it on a square board: upper-case colours, several moves of one colour in a row after
+# captures.
+oust-board 4
 boardsize 4
 clear_board
 komi 6.5
@@ -181,8 +193,9 @@ oust-setup b .X.../O.OO./.X..O
 50 play B B2
 #? []
 
+# (GoGui's grid is the 5 x 5 square: the two rows above the board are ?.)
 51 gogui-rules_board
-#? [\. X \. \. \.\n\. X \. \. \.\n\. X \. \. O]
+#? [\? \? \? \? \?\n\? \? \? \? \?\n\. X \. \. \.\n\. X \. \. \.\n\. X \. \. O]
 
 52 gogui-rules_captured_count
 #? [3 0]

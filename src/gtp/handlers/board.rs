@@ -38,9 +38,17 @@ fn new_board(e: &mut Engine, shape: Shape) -> Result<Reply, GtpError> {
     Ok(Reply::Text(String::new()))
 }
 
-/// `boardsize SIZE`: a new SIZE x SIZE board.
+/// `boardsize SIZE`: a new SIZE x SIZE board. Once the controller is GoGui, which can only send the side of the
+/// square grid it draws, `boardsize N` on a board GoGui draws on an N x N grid (a hexhex board of side (N+1)/2, a
+/// rectangle whose longer side is N) starts a new game on that same board.
 pub fn boardsize(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
     let n = args::size(args[0], "the size")?;
+    let geo = e.game.position().geometry();
+    let current = geo.shape();
+    if e.gogui && current != Shape::square(n) && geo.square_side() == n {
+        log::info!("GoGui's boardsize {n} on the {current} board: a new game on the same board");
+        return new_board(e, current);
+    }
     new_board(e, Shape::square(n))
 }
 
@@ -49,6 +57,19 @@ pub fn rect_boardsize(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> 
     let width = args::size(args[0], "the width")?;
     let height = args::size(args[1], "the height")?;
     new_board(e, Shape::Rect { width, height })
+}
+
+/// `oust-board [BOARD]`: a new board of any shape (`9`, `7x5`, `hex7`), or the current board's name.
+pub fn board(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
+    let Some(&text) = args.first() else {
+        return Ok(e.game.position().geometry().size_name().into());
+    };
+    let shape = Shape::parse(text).map_err(|_| {
+        syntax(format!(
+            "expected a board such as 9, 7x5 or hex7, got '{text}'"
+        ))
+    })?;
+    new_board(e, shape)
 }
 
 /// `clear_board`: the same board, empty, Black to move.

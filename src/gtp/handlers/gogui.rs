@@ -86,23 +86,22 @@ pub fn game_id(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
     Ok("Oust".into())
 }
 
-/// `gogui-rules_board`: the rows of the grid from the top, `X` black, `O` white, `.` empty, `?` off the board
-/// (the cut-off corners of a hexhex board's rhombus), separated by spaces.
+/// `gogui-rules_board`: the rows of GoGui's square grid from the top, `X` black, `O` white, `.` empty, `?` where the
+/// board has no point (see [`crate::rules::Geometry::grid_rows`]), separated by spaces.
 pub fn board(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
     Ok(notation::grid_text(ruler(e)).into())
 }
 
-/// `gogui-rules_board_size`: `N` for a square board, `W H` for a rectangle, `N hex` for a hexhex board on its
-/// rhombus of N columns.
+/// `gogui-rules_board_size`: `N` for the square grid GoGui draws (a square board, or a rectangle inside the square
+/// of its longer side), `N hex` for a hexhex board on its rhombus of N columns. GoGui cannot draw rectangles: it
+/// quits when told `W H` with W > H, and shows a W x W board when W < H.
 pub fn board_size(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
     let geo = ruler(e).geometry();
-    let (w, h) = geo.dimensions();
+    let n = geo.square_side();
     Ok(if geo.shape().is_hex() {
-        format!("{w} hex")
-    } else if w == h {
-        w.to_string()
+        format!("{n} hex")
     } else {
-        format!("{w} {h}")
+        n.to_string()
     }
     .into())
 }
