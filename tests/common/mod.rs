@@ -242,19 +242,36 @@ pub fn solve(
     pos: &Position,
     memo: &mut std::collections::HashMap<u64, oust::rules::Outcome>,
 ) -> oust::rules::Outcome {
+    // One position per depth, refilled for each move (a clone of a position copies its whole point table).
+    let mut stack = vec![pos.clone()];
+    solve_at(&mut stack, 0, memo)
+}
+
+fn solve_at(
+    stack: &mut Vec<Position>,
+    depth: usize,
+    memo: &mut std::collections::HashMap<u64, oust::rules::Outcome>,
+) -> oust::rules::Outcome {
     use oust::rules::{Outcome, Status};
+    let pos = &stack[depth];
     if let Some(&o) = memo.get(&pos.hash()) {
         return o;
     }
+    let hash = pos.hash();
     let result = match pos.status() {
         Status::Over(o) => o,
         _ => {
             let me = pos.to_move();
+            let moves = pos.legal_moves();
+            if stack.len() == depth + 1 {
+                stack.push(stack[depth].clone());
+            }
             let mut best: Option<Outcome> = None;
-            for mv in pos.legal_moves() {
-                let mut child = pos.clone();
-                child.play(mv).unwrap();
-                let o = solve(&child, memo);
+            for mv in moves {
+                let (here, below) = stack.split_at_mut(depth + 1);
+                below[0].copy_from(&here[depth]);
+                below[0].play(mv).unwrap();
+                let o = solve_at(stack, depth + 1, memo);
                 let rank = |o: Outcome| match o {
                     Outcome::Win(c) if c == me => 2,
                     Outcome::Draw => 1,
@@ -270,6 +287,6 @@ pub fn solve(
             best.expect("an ongoing game has a legal move")
         }
     };
-    memo.insert(pos.hash(), result);
+    memo.insert(hash, result);
     result
 }
