@@ -96,6 +96,33 @@ fn random_games_agree_with_the_reference() {
 }
 
 #[test]
+fn random_hexhex_games_agree_with_the_reference() {
+    let mut rng = Rng::new(2026);
+    let mut positions = 0;
+    for side in 2..=9 {
+        let games = match side {
+            2..=4 => 40,
+            5..=6 => 4,
+            _ => 1,
+        };
+        for _ in 0..games {
+            let mut pos = Position::new(Arc::new(Geometry::hex(side).unwrap()));
+            loop {
+                let reference = Reference::from_position(&pos);
+                check_position(&pos, &reference);
+                positions += 1;
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play(moves[rng.below(moves.len())]).unwrap();
+            }
+        }
+    }
+    assert!(positions > 2000, "only {positions} positions checked");
+}
+
+#[test]
 fn undo_restores_every_position_and_hash() {
     let mut rng = Rng::new(7);
     for &(w, h) in SIZES {

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use oust::rules::{Color, Geometry, Position};
+use oust::rules::{Color, Geometry, Position, Shape};
 
 /// Builds a position from rows written top to bottom (`X` black, `O` white, `.` empty).
 pub fn position(rows: &[&str], to_move: Color) -> Position {
@@ -56,11 +56,61 @@ pub enum RefIllegal {
     NotSmaller(usize, usize),
 }
 
-/// A naive Oust position on a W x H board, indexed `y * w + x`.
+/// GTP column letters, spelt out again here rather than taken from the engine.
+const LETTERS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+
+/// The reference's own description of a board: its cells in the engine's point order (row by row from the bottom
+/// left), their names, and their neighbours, all computed here from coordinates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefBoard {
+    pub names: Vec<String>,
+    pub adj: Vec<Vec<usize>>,
+}
+
+impl RefBoard {
+    /// A rectangle with orthogonal neighbours, or a hexhex board: the cells of GoGui's rhombus within hex distance
+    /// S - 1 of its centre, where the distance of a step (dx, dy) is max(|dx|, |dy|, |dx - dy|).
+    pub fn new(shape: Shape) -> RefBoard {
+        let (cells, neighbour): (Vec<(i64, i64)>, fn(i64, i64) -> bool) = match shape {
+            Shape::Rect { width, height } => {
+                let cells = (0..height as i64)
+                    .flat_map(|y| (0..width as i64).map(move |x| (x, y)))
+                    .collect();
+                (cells, |dx, dy| dx.abs() + dy.abs() == 1)
+            }
+            Shape::Hex { side } => {
+                let n = 2 * side as i64 - 1;
+                let c = side as i64 - 1;
+                let dist = |dx: i64, dy: i64| dx.abs().max(dy.abs()).max((dx - dy).abs());
+                let cells = (0..n)
+                    .flat_map(|y| (0..n).map(move |x| (x, y)))
+                    .filter(|&(x, y)| dist(x - c, y - c) <= c)
+                    .collect();
+                (cells, |dx, dy| {
+                    dx.abs().max(dy.abs()).max((dx - dy).abs()) == 1
+                })
+            }
+        };
+        let names = cells
+            .iter()
+            .map(|&(x, y)| format!("{}{}", LETTERS[x as usize] as char, y + 1))
+            .collect();
+        let adj = cells
+            .iter()
+            .map(|&(x, y)| {
+                (0..cells.len())
+                    .filter(|&j| neighbour(cells[j].0 - x, cells[j].1 - y))
+                    .collect()
+            })
+            .collect();
+        RefBoard { names, adj }
+    }
+}
+
+/// A naive Oust position on any board, described by its neighbour lists.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reference {
-    pub w: usize,
-    pub h: usize,
+    pub board: std::sync::Arc<RefBoard>,
     pub cells: Vec<Option<Color>>,
     pub to_move: Color,
     pub extra: bool,
@@ -68,12 +118,14 @@ pub struct Reference {
 }
 
 impl Reference {
+    /// The reference's copy of `pos`. Checks that the engine's points are the reference's cells, name by name.
     pub fn from_position(pos: &Position) -> Reference {
         let geo = pos.geometry();
-        let (w, h) = geo.dimensions();
+        let board = RefBoard::new(geo.shape());
+        let names: Vec<String> = geo.points().map(|p| geo.name(p)).collect();
+        assert_eq!(names, board.names, "the engine's points and names");
         Reference {
-            w,
-            h,
+            board: std::sync::Arc::new(board),
             cells: geo.points().map(|p| pos.color_at(p)).collect(),
             to_move: pos.to_move(),
             extra: pos.extra_turn(),
@@ -82,21 +134,7 @@ impl Reference {
     }
 
     pub fn neighbors(&self, i: usize) -> Vec<usize> {
-        let (x, y) = (i % self.w, i / self.w);
-        let mut v = Vec::new();
-        if x > 0 {
-            v.push(i - 1);
-        }
-        if x + 1 < self.w {
-            v.push(i + 1);
-        }
-        if y > 0 {
-            v.push(i - self.w);
-        }
-        if y + 1 < self.h {
-            v.push(i + self.w);
-        }
-        v
+        self.board.adj[i].clone()
     }
 
     /// The group of the stone on `i` in `cells`.
