@@ -58,6 +58,10 @@ enum Command {
     /// Validate SGF game records: syntax, every move legal, the result (RE) the one the moves reach. Exits with
     /// status 1 when a record is bad
     SgfCheck {
+        /// Read records that give only SZ[2S-1] as this hexhex board (GoGui saves its hexhex games that way;
+        /// records written by oust say HX[S] and need no flag)
+        #[arg(long, value_name = "hexS", value_parser = parse_size)]
+        size: Option<Shape>,
         /// The records to check
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -171,7 +175,7 @@ fn main() -> ExitCode {
             println!("{report}");
             ExitCode::SUCCESS
         }
-        Some(Command::SgfCheck { files }) => sgf_check(&files),
+        Some(Command::SgfCheck { size, files }) => sgf_check(&files, size),
         Some(Command::Match(args)) => match args.merge.as_deref() {
             Some(files) => merge(files, args.sprt.as_ref()),
             None => play_match(&args, cli.seed),
@@ -181,10 +185,10 @@ fn main() -> ExitCode {
 }
 
 /// `oust sgf-check`: one line per file, on stdout for a good record and on stderr for a bad one.
-fn sgf_check(files: &[PathBuf]) -> ExitCode {
+fn sgf_check(files: &[PathBuf], board: Option<Shape>) -> ExitCode {
     let mut bad = 0;
     for file in files {
-        match check_file(file) {
+        match check_file(file, board) {
             Ok(summary) => println!("{}: ok: {summary}", file.display()),
             Err(why) => {
                 eprintln!("{}: {why}", file.display());
@@ -200,9 +204,9 @@ fn sgf_check(files: &[PathBuf]) -> ExitCode {
     }
 }
 
-fn check_file(file: &Path) -> Result<String, String> {
+fn check_file(file: &Path, board: Option<Shape>) -> Result<String, String> {
     let text = sgf::read_file(file).map_err(|e| format!("cannot read: {e}"))?;
-    let (record, game) = sgf::check(&text).map_err(|e| e.to_string())?;
+    let (record, game) = sgf::check_for(&text, board).map_err(|e| e.to_string())?;
     let pos = game.position();
     let end = match pos.status() {
         Status::Over(o) => format!("result {}", o.describe()),

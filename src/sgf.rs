@@ -525,7 +525,16 @@ pub fn read_file(path: &Path) -> std::io::Result<String> {
 /// # Errors
 /// The first problem found, as an [`SgfError`].
 pub fn check(text: &str) -> Result<(Record, Game), SgfError> {
-    let record = parse(text)?;
+    check_for(text, None)
+}
+
+/// [`check`] with the board of [`parse_for`]: a record with `SZ[2S-1]` alone is read as the hexhex board
+/// `current` when that is one.
+///
+/// # Errors
+/// As [`check`].
+pub fn check_for(text: &str, current: Option<Shape>) -> Result<(Record, Game), SgfError> {
+    let record = parse_for(text, current)?;
     let game = replay(&record, None)?;
     let outcome = match game.position().status() {
         Status::Over(o) => Some(o),
@@ -604,6 +613,44 @@ mod tests {
         let back = replay(&record, None).unwrap();
         assert_eq!(back.position(), game.position());
         assert_eq!(back.records(), game.records());
+    }
+
+    #[test]
+    fn hexhex_games_say_so_and_read_back() {
+        let geo = Arc::new(Geometry::hex(3).unwrap());
+        let mut game = Game::new(geo.clone());
+        for name in ["C3", "E5", "A1", "C1", "E3"] {
+            let c = game.position().to_move();
+            let p = geo.parse_vertex(name).unwrap();
+            game.play(c, Move::Place(p)).unwrap();
+        }
+        let text = write(&game, &GameInfo::default());
+        assert!(text.contains("SZ[5]HX[3]"), "{text}");
+        let record = parse(&text).unwrap();
+        assert_eq!(record.board, Shape::Hex { side: 3 });
+        let back = replay(&record, None).unwrap();
+        assert_eq!(back.position(), game.position());
+        // GoGui writes SZ alone: a square board, unless the reader is on the hexhex board of that rhombus.
+        let gogui = text.replace("HX[3]", "");
+        assert_eq!(parse(&gogui).unwrap().board, Shape::square(5));
+        let on_hex = parse_for(&gogui, Some(Shape::Hex { side: 3 })).unwrap();
+        assert_eq!(replay(&on_hex, None).unwrap().position(), game.position());
+        assert_eq!(
+            parse_for(&gogui, Some(Shape::Hex { side: 4 }))
+                .unwrap()
+                .board,
+            Shape::square(5)
+        );
+        // A point of the rhombus off the hexagon, and a side that does not fit SZ.
+        assert_eq!(
+            parse("(;SZ[5]HX[3];B[aa])").unwrap_err().to_string(),
+            "not a valid SGF record: [aa] is not a point of a hex3 board"
+        );
+        assert_eq!(
+            parse("(;SZ[9]HX[3])").unwrap_err().to_string(),
+            "unsupported SGF record: HX[3] needs SZ[5], the record has SZ[9:9]"
+        );
+        assert!(matches!(parse("(;HX[14])"), Err(SgfError::Unsupported(_))));
     }
 
     #[test]

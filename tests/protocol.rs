@@ -50,6 +50,45 @@ fn run_binary(args: &[&str], input: &[u8], env: &[(&str, &str)]) -> Output {
 }
 
 #[test]
+fn hexhex_showboard_is_a_hexagon_with_its_coordinates() {
+    let out = transcript(
+        b"oust-board hex7\nplay b G7\nplay w A1\nplay b N13\nplay w N7\nplay b A7\nshowboard\n",
+    );
+    let diagram = out.rsplit("=\n\n").next().unwrap();
+    assert_eq!(
+        diagram,
+        concat!(
+            "=\n",
+            "              G H J K L M N\n",
+            "13           F . . . . . . X\n",
+            "12          E . . . . . . . .\n",
+            "11         D . . . . . . . . .\n",
+            "10        C . . . . . . . . . .\n",
+            " 9       B . . . . . . . . . . .\n",
+            " 8      A . . . . . . . . . . . .\n",
+            " 7      (X). . . . . X . . . . . O\n",
+            " 6        . . . . . . . . . . . . N\n",
+            " 5         . . . . . . . . . . . M\n",
+            " 4          . . . . . . . . . . L\n",
+            " 3           . . . . . . . . . K\n",
+            " 2            . . . . . . . . J\n",
+            " 1             O . . . . . . H\n",
+            "                A B C D E F G\n",
+            "white to move\n",
+            "stones: black 3, white 2; captured: by black 0, by white 0\n",
+            "last move: black A7\n",
+            "result: none (game in progress)\n\n",
+        )
+    );
+    // Side 2, the smallest: the last placement in parentheses at the end of its row.
+    let out = transcript(b"oust-board hex2\nplay b C2\nshowboard\n");
+    assert!(
+        out.contains("=\n    B C\n 3 A . .\n 2  . .(X)\n 1   . . C\n      A B\nwhite to move\n"),
+        "{out}"
+    );
+}
+
+#[test]
 fn ids_are_echoed_on_success_and_failure() {
     assert_eq!(
         transcript(b"1 name\n2 frobnicate\nname\nfrobnicate\n"),

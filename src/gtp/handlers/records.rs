@@ -42,7 +42,8 @@ pub fn loadsgf(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
     let failed = |why: String| GtpError::Failed(format!("cannot load '{file}': {why}"));
     let text = sgf::read_file(Path::new(file))
         .map_err(|err| GtpError::Failed(format!("cannot read '{file}': {err}")))?;
-    let record = sgf::parse(&text).map_err(|err| failed(err.to_string()))?;
+    let current = e.game.position().geometry().shape();
+    let record = sgf::parse_for(&text, Some(current)).map_err(|err| failed(err.to_string()))?;
     let limit = match before {
         None => None,
         Some(n) => {
