@@ -71,7 +71,8 @@ impl RefBoard {
     /// A rectangle with orthogonal neighbours, or a hexhex board: the cells of GoGui's rhombus within hex distance
     /// S - 1 of its centre, where the distance of a step (dx, dy) is max(|dx|, |dy|, |dx - dy|).
     pub fn new(shape: Shape) -> RefBoard {
-        let (cells, neighbour): (Vec<(i64, i64)>, fn(i64, i64) -> bool) = match shape {
+        type Step = fn(i64, i64) -> bool;
+        let (cells, neighbour): (Vec<(i64, i64)>, Step) = match shape {
             Shape::Rect { width, height } => {
                 let cells = (0..height as i64)
                     .flat_map(|y| (0..width as i64).map(move |x| (x, y)))
