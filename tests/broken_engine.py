@@ -12,6 +12,7 @@ vertex as a strict GTP engine does, except for one misbehaviour chosen by MODE:
   crash       exits with status 3, without answering, at the first genmove after a move was played
   hang        never answers the first genmove after a move was played
   extra-turn  captures whenever it can, then treats its turn as over and answers the extra genmove with 'pass'
+  plain       a well-behaved engine that knows only standard GTP: every oust-* command is an unknown command
 """
 
 import os
@@ -80,6 +81,9 @@ while True:
         ask("quit")
         answer("=")
         break
+    elif MODE == "plain" and command.startswith("oust-"):
+        answer("? unknown command")
+        continue
     if command != "genmove":
         answer(ask(line.strip()))
         continue

@@ -51,6 +51,39 @@ fn run_binary(args: &[&str], input: &str) -> Output {
     out
 }
 
+/// The program's side of GoGui 1.6 starting `oust --size hex7`, as a logging engine recorded it: GoGui sends its
+/// player `boardsize 13`, the side of the rhombus, and the engine stays on the hexhex board of side 7.
+#[test]
+fn gogui_start_up_on_a_hexhex_board() {
+    let input = "name\nprotocol_version\nversion\nlist_commands\ngogui-rules_game_id\nboardsize 13\nclear_board\n\
+                 komi 6.5\ngogui-rules_game_id\ngogui-rules_board_size\nname\nprotocol_version\n\
+                 gogui-rules_board_size\ngogui-analyze_commands\nboardsize 13\nclear_board\n\
+                 gogui-rules_board_size\noust-board\nplay B A1\nplay W N13\nplay B A13\n";
+    let out = run_binary(
+        &["--size", "hex7", "--playouts", "50", "--threads", "1"],
+        input,
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let responses: Vec<&str> = text.split("\n\n").collect();
+    assert_eq!(responses[9], "= 13 hex", "{text}");
+    assert_eq!(responses[12], "= 13 hex", "{text}");
+    assert_eq!(responses[16], "= 13 hex", "{text}");
+    assert_eq!(responses[17], "= hex7", "{text}");
+    assert_eq!(&responses[18..20], ["=", "="], "{text}");
+    assert_eq!(
+        responses[20],
+        "? illegal move: A13 is off the hex7 board: GoGui's 13x13 rhombus has it, but the hexagon does not"
+    );
+    // Any other size is the square board; an engine started on a square board takes boardsize 13 as 13x13.
+    let out = run_binary(&["--size", "hex7"], "boardsize 9\noust-board\n");
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "=\n\n= 9x9\n\n");
+    let out = run_binary(&[], "oust-board hex7\nboardsize 13\noust-board\n");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "=\n\n=\n\n= 13x13\n\n"
+    );
+}
+
 /// The program's side of a real GoGui 1.6 start-up (computer plays White), as recorded with `gogui -verbose`.
 #[test]
 fn gogui_program_start_up_and_first_moves() {

@@ -339,3 +339,76 @@ fn an_engine_that_does_not_start_is_a_clear_error() {
         "{err}"
     );
 }
+
+#[test]
+fn hexhex_matches_with_random_openings_record_their_board() {
+    let dir = scratch("hex");
+    let commands = [oust(3), oust(4)];
+    let results_path = dir.join("results.tsv");
+    let out = Command::new(OUST)
+        .args(["match", "--black", &commands[0], "--white", &commands[1]])
+        .args(["--games", "6", "--size", "hex4", "--random-openings", "2"])
+        .args(["--seed", "8", "--concurrency", "2"])
+        .arg("--sgf-dir")
+        .arg(dir.join("sgf"))
+        .arg("--results")
+        .arg(&results_path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = fs::read_to_string(&results_path).unwrap();
+    assert!(text.contains("size hex4"), "{text}");
+    let mut results = ResultsFile::parse(&text).unwrap().games;
+    results.sort_by_key(|r| r.number);
+    assert_eq!(results.len(), 6);
+    for r in &results {
+        assert!(!r.reason.is_forfeit(), "{r:?}");
+        assert!(r.opening.is_some());
+    }
+    check_sgfs(&dir.join("sgf"), &results, &commands);
+    let record = fs::read_to_string(dir.join("sgf/game-0001.sgf")).unwrap();
+    assert!(record.contains("SZ[7]HX[4]"), "{record}");
+    let parsed = sgf::parse(&record).unwrap();
+    assert_eq!(parsed.board, Shape::Hex { side: 4 });
+}
+
+#[test]
+fn an_engine_without_oust_board_gets_gogui_boardsize_for_a_hexhex_board() {
+    // A plain GTP engine started on the hexhex board takes boardsize 7 for it, as GoGui's players do.
+    let mut config = MatchConfig::new(
+        &broken("plain", 5).replace("--seed 5", "--seed 5 --size hex4"),
+        &oust(6),
+        2,
+    );
+    config.board = Shape::Hex { side: 4 };
+    config.alternate = true;
+    let report = matches::run(&config, &AtomicBool::new(false)).unwrap();
+    assert_eq!(report.results.len(), 2);
+    for r in &report.results {
+        assert!(!r.reason.is_forfeit(), "{r:?}");
+    }
+    // Started on a square board it plays by the square board's rules: sooner or later it plays off the hexagon,
+    // or refuses a move that is legal only with six neighbours. Never a silent game on the wrong board.
+    let mut config = MatchConfig::new(&broken("plain", 5), &oust(6), 4);
+    config.board = Shape::Hex { side: 4 };
+    config.alternate = true;
+    let report = matches::run(&config, &AtomicBool::new(false)).unwrap();
+    let forfeits: Vec<&GameResult> = report
+        .results
+        .iter()
+        .filter(|r| r.reason.is_forfeit())
+        .collect();
+    assert!(!forfeits.is_empty(), "{:?}", report.results);
+    for r in forfeits {
+        assert_eq!(r.forfeited_by(), Some(Side::A), "{r:?}");
+        assert!(
+            matches!(r.reason, Reason::Refused | Reason::Illegal),
+            "{r:?}"
+        );
+    }
+}

@@ -30,17 +30,7 @@ oust-setup b XO../...O
 7 gogui-rules_board_size
 #? [4]
 
-# GoGui sends its player only the side of the square it draws: "boardsize 4" keeps the 4x2 board.
-boardsize 4
-100 oust-board
-#? [4x2]
-
-101 gogui-rules_legal_moves
-#? [A1 B1 C1 D1 A2 B2 C2 D2]
-
-# A game as GoGui sends it on a square board: upper-case colours, several moves of one colour in a row after
-# captures.
-oust-board 4
+# A game as GoGui sends it: upper-case colours, several moves of one colour in a row after captures.
 boardsize 4
 clear_board
 komi 6.5

@@ -38,16 +38,18 @@ fn new_board(e: &mut Engine, shape: Shape) -> Result<Reply, GtpError> {
     Ok(Reply::Text(String::new()))
 }
 
-/// `boardsize SIZE`: a new SIZE x SIZE board. Once the controller is GoGui, which can only send the side of the
-/// square grid it draws, `boardsize N` on a board GoGui draws on an N x N grid (a hexhex board of side (N+1)/2, a
-/// rectangle whose longer side is N) starts a new game on that same board.
+/// `boardsize SIZE`: a new SIZE x SIZE board; but an engine started on a board that GoGui draws on an N x N grid
+/// (a hexhex board of side (N+1)/2, a rectangle whose longer side is N) takes `boardsize N` for that start-up board.
+/// GoGui sends its player only the side of the grid it draws, and starts its ruler with the player's command line.
 pub fn boardsize(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
     let n = args::size(args[0], "the size")?;
-    let geo = e.game.position().geometry();
-    let current = geo.shape();
-    if e.gogui && current != Shape::square(n) && geo.square_side() == n {
-        log::info!("GoGui's boardsize {n} on the {current} board: a new game on the same board");
-        return new_board(e, current);
+    let start = e.options.board;
+    if start != Shape::square(n)
+        && let Ok(geo) = Geometry::new(start)
+        && geo.square_side() == n
+    {
+        log::info!("boardsize {n}: a new game on the {start} board the engine was started on");
+        return new_board(e, start);
     }
     new_board(e, Shape::square(n))
 }
