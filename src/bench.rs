@@ -5,20 +5,34 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::rng::Rng;
-use crate::rules::{Game, Geometry, Position, perft};
+use crate::rules::{Game, Geometry, Position, Shape, perft};
 use crate::search::{
     Config, Control, Limits, PlayerKind, Request, Searcher, Setup, nodes_for_megabytes,
     random_playout,
 };
 
-/// Board sizes of the playout workloads.
-pub const SIZES: [usize; 3] = [9, 13, 19];
+/// Boards of the playout workloads: three squares and the hexhex board of side 7, the one Oust players use most.
+pub const BOARDS: [Shape; 4] = [
+    Shape::Rect {
+        width: 9,
+        height: 9,
+    },
+    Shape::Rect {
+        width: 13,
+        height: 13,
+    },
+    Shape::Rect {
+        width: 19,
+        height: 19,
+    },
+    Shape::Hex { side: 7 },
+];
 
 /// Results of the random-playout workload on one board size.
 #[derive(Clone, Copy, Debug)]
 pub struct PlayoutStats {
-    /// Board side.
-    pub size: usize,
+    /// The board.
+    pub board: Shape,
     /// Completed playouts.
     pub playouts: u64,
     /// Placements over all playouts.
@@ -51,9 +65,9 @@ pub fn playout_cap(points: usize) -> usize {
     points * 50
 }
 
-/// Runs uniformly random playouts from the empty `size` x `size` board for about `budget`.
-pub fn playout_workload(size: usize, budget: Duration, seed: u64) -> PlayoutStats {
-    let geo = Arc::new(Geometry::square(size).expect("bench sizes are valid"));
+/// Runs uniformly random playouts from the empty `board` for about `budget`.
+pub fn playout_workload(board: Shape, budget: Duration, seed: u64) -> PlayoutStats {
+    let geo = Arc::new(Geometry::new(board).expect("bench boards are valid"));
     let start_pos = Position::new(geo.clone());
     let mut pos = start_pos.clone();
     let mut rng = Rng::new(seed);
@@ -75,7 +89,7 @@ pub fn playout_workload(size: usize, budget: Duration, seed: u64) -> PlayoutStat
         }
     }
     PlayoutStats {
-        size,
+        board,
         playouts,
         placements,
         capped,
@@ -96,21 +110,21 @@ pub fn perft_workload(budget: Duration) -> (f64, u64) {
     (total as f64 / start.elapsed().as_secs_f64(), one)
 }
 
-/// Board sizes and thread counts of the search workload.
-pub const SEARCH_SIZES: [usize; 2] = [9, 19];
+/// Boards of the search workload.
+pub const SEARCH_BOARDS: [Shape; 3] = [BOARDS[0], BOARDS[2], BOARDS[3]];
 
-/// Search playouts per second of `player` from the empty `size` x `size` board with `threads` threads, searching
+/// Search playouts per second of `player` from the empty `board` with `threads` threads, searching
 /// for about `budget`, with a fresh tree in memory that a first search of the same length has already touched (as
 /// in a game, where the tree's memory is reused from move to move).
 pub fn search_workload(
     player: PlayerKind,
-    size: usize,
+    board: Shape,
     threads: usize,
     budget: Duration,
     seed: u64,
 ) -> f64 {
     let game = Game::new(Arc::new(
-        Geometry::square(size).expect("bench sizes are valid"),
+        Geometry::new(board).expect("bench boards are valid"),
     ));
     let setup = Setup {
         player,
@@ -138,28 +152,28 @@ pub fn search_workload(
 pub fn run(seconds: f64) -> String {
     let budget = Duration::from_secs_f64(seconds.max(0.01));
     let start = Instant::now();
-    let stats: Vec<PlayoutStats> = SIZES
+    let stats: Vec<PlayoutStats> = BOARDS
         .iter()
-        .map(|&s| playout_workload(s, budget, 1))
+        .map(|&b| playout_workload(b, budget, 1))
         .collect();
     let (perft_rate, perft_nodes) = perft_workload(budget);
     let mut mcts = Vec::new();
-    for size in SEARCH_SIZES {
+    for board in SEARCH_BOARDS {
         let rates: Vec<String> = [1, 2]
             .iter()
             .map(|&t| {
                 format!(
                     "\"{t}\": {:.0}",
-                    search_workload(PlayerKind::Mcts, size, t, budget, 1)
+                    search_workload(PlayerKind::Mcts, board, t, budget, 1)
                 )
             })
             .collect();
-        mcts.push(format!("\"{size}x{size}\": {{{}}}", rates.join(", ")));
+        mcts.push(format!("\"{board}\": {{{}}}", rates.join(", ")));
     }
     let map = |f: &dyn Fn(&PlayoutStats) -> String| {
         let items: Vec<String> = stats
             .iter()
-            .map(|s| format!("\"{0}x{0}\": {1}", s.size, f(s)))
+            .map(|s| format!("\"{}\": {}", s.board, f(s)))
             .collect();
         format!("{{{}}}", items.join(", "))
     };
