@@ -12,7 +12,7 @@ use oust::matches::{
     self, GameResult, MatchConfig, OpeningSource, Reason, ResultsFile, Side, Sprt, SprtDecision,
     TimeControl,
 };
-use oust::rules::Status;
+use oust::rules::{Color, Status};
 use oust::sgf;
 
 const OUST: &str = env!("CARGO_BIN_EXE_oust");
@@ -340,4 +340,47 @@ fn an_engine_that_does_not_start_is_a_clear_error() {
         err.starts_with("engine A (exit 1) did not answer 'name'"),
         "{err}"
     );
+}
+
+#[test]
+fn a_time_per_move_is_used_nearly_in_full_and_never_lost_on() {
+    // `--time-per-move 0.2` is sent as `time_settings 0 0.2 1`: one stone per period, so oust may use nearly all
+    // of each period (it once used 80% less 0.06 s: 0.1 s of the 0.2).
+    let dir = scratch("time-per-move");
+    let results_path = dir.join("results.tsv");
+    let engine = |seed: u64| format!("{OUST} --seed {seed} --threads 1");
+    let out = Command::new(OUST)
+        .args(["match", "--black", &engine(1), "--white", &engine(2)])
+        .args(["--games", "2", "--size", "5", "--alternate"])
+        .args(["--time-per-move", "0.2", "--results"])
+        .arg(&results_path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{stdout}");
+    let file = ResultsFile::parse(&fs::read_to_string(&results_path).unwrap()).unwrap();
+    assert_eq!(file.games.len(), 2);
+    // No loss on time, nor any other forfeit.
+    assert!(
+        file.games.iter().all(|g| !g.reason.is_forfeit()),
+        "{:?}",
+        file.games
+    );
+    for side in [Side::A, Side::B] {
+        let longest = file
+            .games
+            .iter()
+            .flat_map(|g| {
+                [Color::Black, Color::White]
+                    .into_iter()
+                    .filter(move |&c| g.side_of(c) == side)
+                    .map(move |c| g.longest[c.index()])
+            })
+            .fold(0.0, f64::max);
+        assert!(
+            (0.15..0.4).contains(&longest),
+            "engine {side:?}: longest answer {longest} s\n{stdout}"
+        );
+    }
+    let _ = fs::remove_dir_all(&dir);
 }
