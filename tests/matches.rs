@@ -384,3 +384,49 @@ fn a_time_per_move_is_used_nearly_in_full_and_never_lost_on() {
     }
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_engine_that_does_not_start_says_why_from_its_stderr() {
+    // A mistyped flag: clap's error and its suggestion, with --log-dir given.
+    let dir = scratch("no-start");
+    let typo = format!("{OUST} --thread 1");
+    let out = Command::new(OUST)
+        .args([
+            "match",
+            "--black",
+            &oust(1),
+            "--white",
+            &typo,
+            "--games",
+            "1",
+        ])
+        .arg("--log-dir")
+        .arg(dir.join("logs"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "engine B ({typo}) did not answer 'name': closed its output: exit status 2; its stderr ended with: \
+             error: unexpected argument '--thread' found | tip: a similar argument exists: '--threads'"
+        )),
+        "{stderr}"
+    );
+    let _ = fs::remove_dir_all(&dir);
+
+    // A command that is not on PATH: sh's "not found", without --log-dir.
+    let config = MatchConfig::new("oust-no-such-engine --seed 1", &oust(2), 1);
+    let err = matches::run(&config, &AtomicBool::new(false)).unwrap_err();
+    assert!(
+        err.starts_with("engine A (oust-no-such-engine --seed 1) did not answer 'name'"),
+        "{err}"
+    );
+    assert!(err.contains("exit status 127"), "{err}");
+    // dash says "sh: 1: NAME: not found", bash "sh: line 1: NAME: command not found".
+    let tail = err.split("its stderr ended with: ").nth(1).unwrap_or("");
+    assert!(
+        tail.contains("oust-no-such-engine") && tail.contains("not found"),
+        "{err}"
+    );
+}

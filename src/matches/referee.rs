@@ -243,7 +243,7 @@ impl Referee<'_, '_> {
         let seat = self.seat(color);
         seat.restart_if_dead();
         if seat.process.is_none() {
-            match EngineProcess::spawn(&seat.command, log_file.is_some()) {
+            match EngineProcess::spawn(&seat.command) {
                 Ok(p) => seat.process = Some(p),
                 Err(e) => {
                     return Err(loss(

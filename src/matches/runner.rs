@@ -330,7 +330,7 @@ fn load_openings(
 /// Starts `command`, asks `name` and `version`, and quits it.
 fn probe(command: &str, limit: Duration, interrupt: &AtomicBool) -> Result<String, String> {
     let mut engine =
-        EngineProcess::spawn(command, false).map_err(|e| format!("could not be started: {e}"))?;
+        EngineProcess::spawn(command).map_err(|e| format!("could not be started: {e}"))?;
     let name = engine
         .command("name", limit, interrupt)
         .map_err(|f| format!("did not answer 'name': {f}"))?;
