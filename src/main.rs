@@ -124,6 +124,10 @@ struct MatchArgs {
     /// Directory for the engines' stderr, one file per engine and game
     #[arg(long, value_name = "DIR")]
     log_dir: Option<PathBuf>,
+    /// Replace an existing --results file and delete the game-* files of an earlier match in --sgf-dir and
+    /// --log-dir (without it, the match refuses to start when it finds them)
+    #[arg(long)]
+    overwrite: bool,
     /// Stop once the sequential probability ratio test decides
     #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA", value_parser = parse_sprt)]
     sprt: Option<Sprt>,
@@ -372,6 +376,7 @@ fn play_match(args: &MatchArgs, seed: Option<u64>) -> ExitCode {
         sgf_dir: args.sgf_dir.clone(),
         results: args.results.clone(),
         log_dir: args.log_dir.clone(),
+        overwrite: args.overwrite,
         sprt: args.sprt,
         seed,
         progress: Progress::for_stderr(),

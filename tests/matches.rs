@@ -430,3 +430,58 @@ fn an_engine_that_does_not_start_says_why_from_its_stderr() {
         "{err}"
     );
 }
+
+#[test]
+fn a_second_match_refuses_to_mix_its_outputs_with_the_first_unless_told_to_overwrite() {
+    let dir = scratch("overwrite");
+    let results = dir.join("results.tsv");
+    let (sgf_dir, logs) = (dir.join("sgf"), dir.join("logs"));
+    let run = |games: &str, extra: &[&str], outputs: &[(&str, &Path)]| {
+        let mut cmd = Command::new(OUST);
+        cmd.args(["match", "--black", &oust(1), "--white", &oust(2)])
+            .args(["--games", games, "--size", "5"])
+            .args(extra);
+        for (flag, path) in outputs {
+            cmd.arg(flag).arg(path);
+        }
+        let out = cmd.output().unwrap();
+        (out.status.code(), String::from_utf8(out.stderr).unwrap())
+    };
+    let all = [
+        ("--results", results.as_path()),
+        ("--sgf-dir", sgf_dir.as_path()),
+        ("--log-dir", logs.as_path()),
+    ];
+    let (code, stderr) = run("3", &[], &all);
+    assert_eq!(code, Some(0), "{stderr}");
+    let first = fs::read_to_string(&results).unwrap();
+
+    // Each output of the first match stops the second one, which says which and how to go on.
+    for (flag, path) in all {
+        let (code, stderr) = run("1", &[], &[(flag, path)]);
+        assert_eq!(code, Some(2), "{flag}: {stderr}");
+        assert!(
+            stderr.contains(&path.display().to_string())
+                && stderr.contains(&format!("another {flag}, or --overwrite")),
+            "{flag}: {stderr}"
+        );
+    }
+    assert_eq!(fs::read_to_string(&results).unwrap(), first);
+    assert!(sgf_dir.join("game-0003.sgf").exists());
+
+    // With --overwrite, the old games are gone and the results file is the new match's.
+    let (code, stderr) = run("1", &["--overwrite"], &all);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("deleted 3 game records (game-*.sgf)")
+            && stderr.contains("deleted 6 engine logs")
+            && stderr.contains("replacing"),
+        "{stderr}"
+    );
+    assert!(sgf_dir.join("game-0001.sgf").exists());
+    assert!(!sgf_dir.join("game-0002.sgf").exists());
+    assert!(!logs.join("game-0003-white.log").exists());
+    let file = ResultsFile::parse(&fs::read_to_string(&results).unwrap()).unwrap();
+    assert_eq!(file.games.len(), 1);
+    let _ = fs::remove_dir_all(&dir);
+}

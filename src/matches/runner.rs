@@ -83,6 +83,9 @@ pub struct MatchConfig {
     pub results: Option<PathBuf>,
     /// Where engines' stderr goes, one file per engine and game.
     pub log_dir: Option<PathBuf>,
+    /// Replace an existing results file and delete the game files (`game-*.sgf`, `game-*.log`) of an earlier
+    /// match in the output directories; without it, a match refuses to start when it finds them.
+    pub overwrite: bool,
     /// A sequential test that may stop the match early.
     pub sprt: Option<Sprt>,
     /// Seed of the random openings.
@@ -108,6 +111,7 @@ impl MatchConfig {
             sgf_dir: None,
             results: None,
             log_dir: None,
+            overwrite: false,
             sprt: None,
             seed: 1,
             progress: Progress::Off,
@@ -195,11 +199,13 @@ impl Shared<'_> {
 ///
 /// # Errors
 /// A message for settings that cannot work: a bad board size or openings file, an output that cannot be
-/// created, or an engine that does not start and answer `name`.
+/// created, outputs of an earlier match without [`MatchConfig::overwrite`], or an engine that does not start and
+/// answer `name`.
 pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, String> {
     let geometry =
         Arc::new(Geometry::rect(config.width, config.height).map_err(|e| e.to_string())?);
     let openings = load_openings(config, &geometry)?;
+    clear_old_outputs(config)?;
     for dir in [&config.sgf_dir, &config.log_dir].into_iter().flatten() {
         fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
@@ -300,6 +306,73 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
         interrupted: interrupt.load(Ordering::SeqCst),
         sprt_decision: decision,
     })
+}
+
+/// The files of an earlier match's games in `dir` (`game-*.EXT`), sorted; none when `dir` does not exist.
+fn old_game_files(dir: &Path, ext: &str) -> Result<Vec<PathBuf>, String> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("cannot read {}: {e}", dir.display())),
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.is_file()
+                && path
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("game-") && n.ends_with(&format!(".{ext}")))
+        })
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// Refuses to mix this match's outputs with an earlier match's: an existing results file, or game records or
+/// logs in the output directories. With `overwrite`, deletes the old game files instead and says so; the
+/// results file is then replaced when the match starts.
+fn clear_old_outputs(config: &MatchConfig) -> Result<(), String> {
+    if let Some(path) = &config.results
+        && path.exists()
+    {
+        if !config.overwrite {
+            return Err(format!(
+                "{} already exists; give another --results, or --overwrite to replace it",
+                path.display()
+            ));
+        }
+        log::warn!("--overwrite: replacing {}", path.display());
+    }
+    let dirs = [
+        (&config.sgf_dir, "sgf", "--sgf-dir", "game records"),
+        (&config.log_dir, "log", "--log-dir", "engine logs"),
+    ];
+    for (dir, ext, flag, what) in dirs {
+        let Some(dir) = dir else { continue };
+        let old = old_game_files(dir, ext)?;
+        if old.is_empty() {
+            continue;
+        }
+        if !config.overwrite {
+            return Err(format!(
+                "{} already has {} {what} (game-*.{ext}) of an earlier match; give another {flag}, or \
+                 --overwrite to delete them",
+                dir.display(),
+                old.len()
+            ));
+        }
+        for path in &old {
+            fs::remove_file(path).map_err(|e| format!("cannot delete {}: {e}", path.display()))?;
+        }
+        log::warn!(
+            "--overwrite: deleted {} {what} (game-*.{ext}) of an earlier match from {}",
+            old.len(),
+            dir.display()
+        );
+    }
+    Ok(())
 }
 
 fn load_openings(
