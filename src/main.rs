@@ -310,8 +310,9 @@ fn merge(files: &[PathBuf], sprt: Option<&Sprt>) -> ExitCode {
         };
         match &labels {
             None => labels = Some(file.labels.clone()),
-            Some(l) if *l != file.labels => log::warn!(
-                "{} is a match of other engines ({} / {}); its games are counted all the same",
+            Some(l) if !matches::same_engines(l, &file.labels) => log::warn!(
+                "{} is a match of other engines ({} / {}, compared without their --seed); its games are counted \
+                 all the same",
                 path.display(),
                 file.labels[0],
                 file.labels[1]

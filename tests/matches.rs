@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use oust::matches::{
     self, GameResult, MatchConfig, OpeningSource, Reason, ResultsFile, Side, Sprt, SprtDecision,
-    TimeControl,
+    TimeControl, results_header,
 };
 use oust::rules::{Color, Status};
 use oust::sgf;
@@ -483,5 +483,63 @@ fn a_second_match_refuses_to_mix_its_outputs_with_the_first_unless_told_to_overw
     assert!(!logs.join("game-0003-white.log").exists());
     let file = ResultsFile::parse(&fs::read_to_string(&results).unwrap()).unwrap();
     assert_eq!(file.games.len(), 1);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn merging_shards_whose_engines_differ_only_in_their_seeds_gives_no_warning() {
+    let dir = scratch("merge-seeds");
+    let game = "1\tA\tB\tB+\tcapture\t9\t0.1\t0.1\t0.1\t0.1\t-\t";
+    let shard = |name: &str, a: &str, b: &str, settings: &str| {
+        let path = dir.join(name);
+        let labels = [a.to_string(), b.to_string()];
+        fs::write(
+            &path,
+            format!("{}{game}\n", results_header(&labels, settings)),
+        )
+        .unwrap();
+        path
+    };
+    let merge = |files: &[&PathBuf]| {
+        let out = Command::new(OUST)
+            .args(["match", "--merge"])
+            .args(files)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            stdout.contains(&format!("games: {}\n", files.len())),
+            "{stdout}"
+        );
+        String::from_utf8(out.stderr).unwrap()
+    };
+    // README's sharding: each shard's engines have their own seeds, the match its own offset.
+    let s0 = shard(
+        "s0.tsv",
+        "oust --seed 1 --threads 1",
+        "oust --seed=2 --player uct-plain",
+        "size 7x7, games 100, seed 7, random-openings 4",
+    );
+    let s1 = shard(
+        "s1.tsv",
+        "oust --seed 3 --threads 1",
+        "oust --seed=4 --player uct-plain",
+        "size 7x7, games 100, seed 7, random-openings 4, opening-offset 50",
+    );
+    let stderr = merge(&[&s0, &s1]);
+    assert!(!stderr.contains("other engines"), "{stderr}");
+    // Anything else that differs still warns.
+    let other = shard(
+        "other.tsv",
+        "oust --seed 5 --threads 2",
+        "oust --seed=6 --player uct-plain",
+        "size 7x7, games 100",
+    );
+    let stderr = merge(&[&s0, &s1, &other]);
+    assert!(
+        stderr.contains("is a match of other engines") && stderr.contains("other.tsv"),
+        "{stderr}"
+    );
     let _ = fs::remove_dir_all(&dir);
 }
