@@ -402,10 +402,14 @@ fn an_engine_that_does_not_start_says_why_from_its_stderr() {
         ])
         .arg("--log-dir")
         .arg(dir.join("logs"))
+        .arg("--results")
+        .arg(dir.join("results.tsv"))
         .output()
         .unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(2), "{stderr}");
+    // No results file is left to refuse the next attempt.
+    assert!(!dir.join("results.tsv").exists());
     assert!(
         stderr.contains(&format!(
             "engine B ({typo}) did not answer 'name': closed its output: exit status 2; its stderr ended with: \

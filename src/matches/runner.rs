@@ -206,19 +206,6 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
         Arc::new(Geometry::rect(config.width, config.height).map_err(|e| e.to_string())?);
     let openings = load_openings(config, &geometry)?;
     clear_old_outputs(config)?;
-    for dir in [&config.sgf_dir, &config.log_dir].into_iter().flatten() {
-        fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    let mut results_file = match &config.results {
-        Some(path) => {
-            let mut f =
-                File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-            f.write_all(results_header(&config.commands, &config.describe()).as_bytes())
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            Some(f)
-        }
-        None => None,
-    };
     let mut names = [String::new(), String::new()];
     for (i, side) in ["A", "B"].into_iter().enumerate() {
         let command = &config.commands[i];
@@ -238,6 +225,20 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
     }
     log::info!("engine A: {} ({})", names[0], config.commands[0]);
     log::info!("engine B: {} ({})", names[1], config.commands[1]);
+    // Only now, so that an engine that does not start leaves no results file to refuse next time.
+    for dir in [&config.sgf_dir, &config.log_dir].into_iter().flatten() {
+        fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let mut results_file = match &config.results {
+        Some(path) => {
+            let mut f =
+                File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+            f.write_all(results_header(&config.commands, &config.describe()).as_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            Some(f)
+        }
+        None => None,
+    };
 
     let shared = Shared {
         config,
