@@ -547,3 +547,47 @@ fn merging_shards_whose_engines_differ_only_in_their_seeds_gives_no_warning() {
     );
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_match_says_what_it_plays_at_once_and_shows_a_long_game_in_progress() {
+    // The broken engine hangs at its second move for the whole 12 s it is allowed: a game of 12 s.
+    let hang = broken("hang", 1);
+    let out = Command::new(OUST)
+        .args([
+            "match",
+            "--black",
+            &hang,
+            "--white",
+            &oust(2),
+            "--games",
+            "1",
+        ])
+        .args(["--size", "5", "--time-per-move", "12", "--grace", "0"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(
+        lines[0],
+        format!(
+            "match: A = {hang} (oust {v}), B = {} (oust {v})",
+            oust(2),
+            v = env!("CARGO_PKG_VERSION")
+        )
+    );
+    assert_eq!(
+        lines[1],
+        "match: 1 game on 5x5, 12 s a move (time_settings 0 12 1, 0 s grace), 1 at once"
+    );
+    // Not a terminal: one line on the game in progress after 10 s of silence, then the game's line.
+    let playing: Vec<&&str> = lines.iter().filter(|l| l.starts_with("playing")).collect();
+    assert_eq!(playing.len(), 1, "{stderr}");
+    assert!(
+        playing[0].starts_with("playing game 1 at move ")
+            && playing[0].contains(" (0/1 done, ")
+            && playing[0].ends_with(" since the start)"),
+        "{stderr}"
+    );
+    assert!(lines[3].starts_with("game 1/1: A 0-1-0"), "{stderr}");
+}

@@ -5,7 +5,7 @@
 use std::fs::File;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use crate::gtp::{MoveArg, parse_move};
@@ -73,6 +73,8 @@ pub struct GameSpec<'a> {
     pub max_moves: Option<usize>,
     /// Where engines' stderr goes, one file per engine and game.
     pub log_dir: Option<PathBuf>,
+    /// Updated with the number of moves played, for the progress display.
+    pub moves_played: Option<&'a AtomicUsize>,
 }
 
 /// The end of a game.
@@ -206,6 +208,9 @@ impl Referee<'_, '_> {
             }
         }
         loop {
+            if let Some(count) = self.spec.moves_played {
+                count.store(self.game.records().len(), Ordering::Relaxed);
+            }
             let color = match self.game.position().status() {
                 Status::Over(outcome) => return Ok(outcome),
                 Status::MustPass => {

@@ -5,16 +5,16 @@
 use std::fs::{self, File};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender, SyncSender};
-use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::rules::{Game, Geometry, Move};
 use crate::sgf::{self, GameInfo};
 
-use super::clock::TimeControl;
+use super::clock::{TimeControl, seconds};
 use super::engine::{EngineProcess, shorten};
 use super::openings::{parse_openings, random_opening};
 use super::referee::{GameSpec, Played, QUIT_WAIT, Seat, play_game};
@@ -37,11 +37,18 @@ pub enum OpeningSource {
 pub enum Progress {
     /// Not at all.
     Off,
-    /// One line per finished game.
+    /// The engines and settings at the start, one line per finished game, and a line on the games in progress
+    /// when nothing was printed for [`PLAYING_EVERY_LINES`].
     Lines,
-    /// One line, rewritten after each game (for a terminal).
+    /// The engines and settings at the start, then one line, rewritten after each game and every
+    /// [`PLAYING_EVERY_TERMINAL`] with the games in progress (for a terminal).
     Overwrite,
 }
+
+/// Without a terminal, the longest silence before a line on the games in progress.
+pub const PLAYING_EVERY_LINES: Duration = Duration::from_secs(10);
+/// On a terminal, how often the progress line shows the games in progress.
+pub const PLAYING_EVERY_TERMINAL: Duration = Duration::from_secs(1);
 
 impl Progress {
     /// `Overwrite` when stderr is a terminal, `Lines` otherwise.
@@ -147,6 +154,27 @@ impl MatchConfig {
         }
         parts.join(", ")
     }
+
+    /// The clock in words, for the start line.
+    fn clock_text(&self) -> String {
+        let t = &self.time;
+        let grace = format!("{} s grace", seconds(t.grace));
+        match (t.clock, t.per_move) {
+            (Some(c), Some(s)) if c.main == 0.0 && c.byo_time == s && c.byo_stones == 1 => {
+                format!("{} s a move ({}, {grace})", seconds(s), c.command())
+            }
+            (Some(c), Some(s)) => {
+                format!(
+                    "clock {}, at most {} s a move, {grace}",
+                    c.command(),
+                    seconds(s)
+                )
+            }
+            (Some(c), None) if c.unlimited() => format!("{} (no time limit)", c.command()),
+            (Some(c), None) => format!("clock {}, {grace}", c.command()),
+            (None, _) => format!("no clock (at most {} s a response)", seconds(t.timeout)),
+        }
+    }
 }
 
 /// What a match did.
@@ -164,6 +192,15 @@ pub struct MatchReport {
     pub sprt_decision: Option<SprtDecision>,
 }
 
+/// What one worker is playing, for the progress display.
+#[derive(Default)]
+struct Playing {
+    /// The game's number, 0 between games.
+    game: AtomicU64,
+    /// Moves played in it so far.
+    moves: AtomicUsize,
+}
+
 /// Shared between the coordinator and the workers.
 struct Shared<'a> {
     config: &'a MatchConfig,
@@ -173,6 +210,8 @@ struct Shared<'a> {
     /// Start no new game (the SPRT decided).
     drain: AtomicBool,
     interrupt: &'a AtomicBool,
+    /// One entry per worker.
+    playing: Vec<Playing>,
 }
 
 impl Shared<'_> {
@@ -240,6 +279,7 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
         None => None,
     };
 
+    let workers = config.concurrency.max(1).min(config.games.max(1) as usize);
     let shared = Shared {
         config,
         geometry,
@@ -247,25 +287,28 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
         next: AtomicU64::new(0),
         drain: AtomicBool::new(false),
         interrupt,
+        playing: (0..workers).map(|_| Playing::default()).collect(),
     };
     let mut results: Vec<GameResult> = Vec::new();
     let mut tally = Tally::default();
     let mut decision = None;
-    let started = Instant::now();
+    let mut display = Display::new(config);
+    display.start(&names, workers);
     let (tx, rx) = mpsc::channel::<Message>();
-    let workers = config.concurrency.max(1).min(config.games.max(1) as usize);
-    let progress = Mutex::new(io::stderr());
     thread::scope(|scope| {
-        for _ in 0..workers {
+        for slot in 0..workers {
             let tx = tx.clone();
             let shared = &shared;
-            scope.spawn(move || worker(shared, tx));
+            scope.spawn(move || worker(shared, slot, tx));
         }
         drop(tx);
         loop {
             let (index, black, played, ack) = match rx.recv_timeout(Duration::from_millis(100)) {
                 Ok(message) => message,
-                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Timeout) => {
+                    display.playing(&shared.playing, tally.a.games());
+                    continue;
+                }
                 Err(RecvTimeoutError::Disconnected) => break,
             };
             match played {
@@ -288,7 +331,7 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
                             log::info!("SPRT: {}; finishing the games in progress", d.describe());
                         }
                     }
-                    show_progress(config, &progress, &tally, started);
+                    display.finished(&tally);
                 }
                 Played::Interrupted(game) => write_sgf(config, &names, index, black, &game, None),
             }
@@ -296,9 +339,7 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
             let _ = ack.send(());
         }
     });
-    if config.progress == Progress::Overwrite && !results.is_empty() {
-        let _ = writeln!(io::stderr());
-    }
+    display.end();
     results.sort_by_key(|r| r.number);
     Ok(MatchReport {
         labels: config.commands.clone(),
@@ -425,7 +466,7 @@ fn probe(command: &str, limit: Duration, interrupt: &AtomicBool) -> Result<Strin
 /// acknowledges it once it has recorded it (and checked the SPRT).
 type Message = (u64, Side, Played, SyncSender<()>);
 
-fn worker(shared: &Shared<'_>, tx: Sender<Message>) {
+fn worker(shared: &Shared<'_>, slot: usize, tx: Sender<Message>) {
     let (ack_tx, ack_rx) = mpsc::sync_channel::<()>(1);
     let config = shared.config;
     let mut seats = [
@@ -448,8 +489,13 @@ fn worker(shared: &Shared<'_>, tx: Sender<Message>) {
             time: config.time,
             max_moves: config.max_moves,
             log_dir: config.log_dir.clone(),
+            moves_played: Some(&shared.playing[slot].moves),
         };
+        let playing = &shared.playing[slot];
+        playing.moves.store(0, Ordering::Relaxed);
+        playing.game.store(spec.number, Ordering::Relaxed);
         let played = play_game(&mut seats, &spec, shared.interrupt);
+        playing.game.store(0, Ordering::Relaxed);
         if tx
             .send((index, spec.black, played, ack_tx.clone()))
             .is_err()
@@ -528,41 +574,149 @@ fn duration_text(secs: f64) -> String {
     }
 }
 
-fn show_progress(config: &MatchConfig, out: &Mutex<io::Stderr>, tally: &Tally, started: Instant) {
-    if config.progress == Progress::Off {
-        return;
-    }
-    let wdl = tally.a;
-    let done = wdl.games();
-    let mut line = format!(
-        "game {done}/{}: A {}-{}-{} (W-L-D)",
-        config.games, wdl.wins, wdl.losses, wdl.draws
-    );
-    if let (Some(s), Some(elo), Some((lo, hi))) = (wdl.score(), wdl.elo(), wdl.elo_interval()) {
-        let half = (hi - lo) / 2.0;
-        if elo.is_finite() && half.is_finite() {
-            line.push_str(&format!(", score {s:.3}, Elo {elo:+.0} +/- {half:.0}"));
-        } else {
-            line.push_str(&format!(", score {s:.3}"));
+/// The progress display on stderr: the start lines, a line per finished game, and the games in progress.
+struct Display<'a> {
+    config: &'a MatchConfig,
+    started: Instant,
+    /// When a line was last written.
+    shown: Instant,
+    /// The line of the last finished game (empty before the first).
+    finished: String,
+    /// A terminal line is open (written without its newline).
+    open: bool,
+}
+
+impl<'a> Display<'a> {
+    fn new(config: &'a MatchConfig) -> Display<'a> {
+        let now = Instant::now();
+        Display {
+            config,
+            started: now,
+            shown: now,
+            finished: String::new(),
+            open: false,
         }
     }
-    if let Some(test) = &config.sprt {
-        line.push_str(&format!(", LLR {:.2}", test.llr(wdl)));
+
+    fn write(&mut self, line: &str) {
+        let mut err = io::stderr().lock();
+        let _ = match self.config.progress {
+            Progress::Off => return,
+            Progress::Overwrite => write!(err, "\r{line}\x1b[K"),
+            Progress::Lines => writeln!(err, "{line}"),
+        };
+        let _ = err.flush();
+        self.open = self.config.progress == Progress::Overwrite;
+        self.shown = Instant::now();
     }
-    let elapsed = started.elapsed().as_secs_f64();
-    let left = config.games.saturating_sub(done);
-    if done > 0 && left > 0 {
-        line.push_str(&format!(
-            ", about {} left",
-            duration_text(elapsed / done as f64 * left as f64)
-        ));
+
+    /// The engines, the games, the board, the clock and the concurrency, on two lines.
+    fn start(&mut self, names: &[String; 2], workers: usize) {
+        let c = self.config;
+        if c.progress == Progress::Off {
+            return;
+        }
+        let plural = if c.games == 1 { "" } else { "s" };
+        let mut games = format!("{} game{plural} on {}x{}", c.games, c.width, c.height);
+        match &c.openings {
+            OpeningSource::None if c.alternate => games.push_str(", colours alternating"),
+            OpeningSource::None => {}
+            OpeningSource::File(p) => games.push_str(&format!(", openings from {}", p.display())),
+            OpeningSource::Random(k) => games.push_str(&format!(", random openings of {k} moves")),
+        }
+        let text = format!(
+            "match: A = {} ({}), B = {} ({})\nmatch: {games}, {}, {workers} at once",
+            c.commands[0],
+            names[0],
+            c.commands[1],
+            names[1],
+            c.clock_text()
+        );
+        let mut err = io::stderr().lock();
+        let _ = writeln!(err, "{text}").and_then(|()| err.flush());
+        self.shown = Instant::now();
     }
-    let mut err = out
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let _ = match config.progress {
-        Progress::Overwrite => write!(err, "\r{line}\x1b[K"),
-        _ => writeln!(err, "{line}"),
-    };
-    let _ = err.flush();
+
+    /// A game finished: the tally, the score, the Elo difference and the time left.
+    fn finished(&mut self, tally: &Tally) {
+        let config = self.config;
+        let wdl = tally.a;
+        let done = wdl.games();
+        let mut line = format!(
+            "game {done}/{}: A {}-{}-{} (W-L-D)",
+            config.games, wdl.wins, wdl.losses, wdl.draws
+        );
+        if let (Some(s), Some(elo), Some((lo, hi))) = (wdl.score(), wdl.elo(), wdl.elo_interval()) {
+            let half = (hi - lo) / 2.0;
+            if elo.is_finite() && half.is_finite() {
+                line.push_str(&format!(", score {s:.3}, Elo {elo:+.0} +/- {half:.0}"));
+            } else {
+                line.push_str(&format!(", score {s:.3}"));
+            }
+        }
+        if let Some(test) = &config.sprt {
+            line.push_str(&format!(", LLR {:.2}", test.llr(wdl)));
+        }
+        let elapsed = self.started.elapsed().as_secs_f64();
+        let left = config.games.saturating_sub(done);
+        if done > 0 && left > 0 {
+            line.push_str(&format!(
+                ", about {} left",
+                duration_text(elapsed / done as f64 * left as f64)
+            ));
+        }
+        self.write(&line);
+        self.finished = line;
+    }
+
+    /// The games in progress and their moves so far, when it is time: every [`PLAYING_EVERY_TERMINAL`] on a
+    /// terminal, after [`PLAYING_EVERY_LINES`] of silence otherwise.
+    fn playing(&mut self, playing: &[Playing], done: u64) {
+        let every = match self.config.progress {
+            Progress::Off => return,
+            Progress::Lines => PLAYING_EVERY_LINES,
+            Progress::Overwrite => PLAYING_EVERY_TERMINAL,
+        };
+        if self.shown.elapsed() < every {
+            return;
+        }
+        let mut games: Vec<(u64, usize)> = playing
+            .iter()
+            .map(|p| {
+                (
+                    p.game.load(Ordering::Relaxed),
+                    p.moves.load(Ordering::Relaxed),
+                )
+            })
+            .filter(|&(game, _)| game > 0)
+            .collect();
+        if games.is_empty() {
+            return;
+        }
+        games.sort_unstable();
+        let list: Vec<String> = games
+            .iter()
+            .map(|(game, moves)| format!("game {game} at move {moves}"))
+            .collect();
+        let playing = format!("playing {}", list.join(", "));
+        let line = match self.config.progress {
+            Progress::Overwrite if !self.finished.is_empty() => {
+                format!("{}; {playing}", self.finished)
+            }
+            _ => format!(
+                "{playing} ({done}/{} done, {} since the start)",
+                self.config.games,
+                duration_text(self.started.elapsed().as_secs_f64())
+            ),
+        };
+        self.write(&line);
+    }
+
+    /// Ends an open terminal line.
+    fn end(&mut self) {
+        if self.open {
+            let _ = writeln!(io::stderr());
+            self.open = false;
+        }
+    }
 }
