@@ -49,9 +49,10 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Measure the rules core: seeded single-threaded workloads, printed as one JSON object
+    /// Measure speed: random playouts and perft (one thread), MCTS search (one and two threads); fixed seeds.
+    /// Prints one JSON object on stdout, and each workload as it starts on stderr
     Bench {
-        /// Seconds per workload
+        /// Seconds per workload (the MCTS workloads take twice that: a first search warms their tree up)
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
     },
@@ -178,7 +179,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Bench { seconds }) => {
-            let report = oust::bench::run(seconds);
+            let report = oust::bench::run(seconds, &mut |step| eprintln!("bench {step}"));
             println!("{report}");
             ExitCode::SUCCESS
         }
