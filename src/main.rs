@@ -6,12 +6,13 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use clap::{Args, Parser, Subcommand};
+use clap::error::ErrorKind;
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use oust::gtp::{self, Engine, Options, Reports};
 use oust::matches::{
     self, ClockSettings, MatchConfig, OpeningSource, Progress, ResultsFile, Sprt, TimeControl,
 };
-use oust::rules::Status;
+use oust::rules::{Geometry, Status};
 use oust::sgf;
 
 /// An engine for the board game Oust, speaking a GTP-style protocol on stdin and stdout.
@@ -142,10 +143,26 @@ fn parse_size(s: &str) -> Result<(usize, usize), String> {
         t.parse::<usize>()
             .map_err(|_| format!("'{s}' is not N or WxH"))
     };
-    match s.split_once(['x', 'X']) {
-        Some((w, h)) => Ok((parse(w)?, parse(h)?)),
-        None => parse(s).map(|n| (n, n)),
-    }
+    let (w, h) = match s.split_once(['x', 'X']) {
+        Some((w, h)) => (parse(w)?, parse(h)?),
+        None => parse(s).map(|n| (n, n))?,
+    };
+    // The rules decide which boards exist.
+    Geometry::rect(w, h).map_err(|e| e.to_string())?;
+    Ok((w, h))
+}
+
+/// Prints a command-line error once, as clap prints its own (`error: ...` and where to find help), and gives
+/// clap's exit status for it (2). `subcommand` names the subcommand whose help the hint points to.
+fn usage_error(subcommand: Option<&str>, message: &str) -> ExitCode {
+    let mut command = Cli::command();
+    command.build();
+    let error = match subcommand.and_then(|name| command.find_subcommand_mut(name)) {
+        Some(sub) => sub.error(ErrorKind::ValueValidation, message),
+        None => command.error(ErrorKind::ValueValidation, message),
+    };
+    let _ = error.print();
+    ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
@@ -241,11 +258,7 @@ fn serve(cli: &Cli) -> ExitCode {
     let mut engine =
         match Engine::new(options).and_then(|mut e| apply_flags(&mut e, cli).map(|()| e)) {
             Ok(e) => e,
-            Err(msg) => {
-                log::error!("{msg}");
-                eprintln!("oust: {msg}");
-                return ExitCode::from(2);
-            }
+            Err(msg) => return usage_error(None, &msg),
         };
     if io::stdin().is_terminal() {
         eprintln!(
@@ -342,8 +355,7 @@ fn print_out(text: &str) {
 fn play_match(args: &MatchArgs, seed: Option<u64>) -> ExitCode {
     let seed = seed.unwrap_or_else(clock_seed);
     let (Some(black), Some(white)) = (&args.black, &args.white) else {
-        eprintln!("oust match: --black and --white are required");
-        return ExitCode::from(2);
+        return usage_error(Some("match"), "--black and --white are required");
     };
     let settings = match args.time_settings.as_deref() {
         None => None,
@@ -355,8 +367,10 @@ fn play_match(args: &MatchArgs, seed: Option<u64>) -> ExitCode {
             })
         }
         Some(_) => {
-            eprintln!("oust match: --time-settings takes M B S, with S a whole number of moves");
-            return ExitCode::from(2);
+            return usage_error(
+                Some("match"),
+                "--time-settings takes M B S, with S a whole number of moves",
+            );
         }
     };
     let openings = match (&args.openings, args.random_openings) {

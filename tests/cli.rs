@@ -35,3 +35,54 @@ fn bench_shows_each_workload_on_stderr_and_only_json_on_stdout() {
     assert!(!help.contains("single-threaded"), "{help}");
     assert!(help.contains("two threads"), "{help}");
 }
+
+#[test]
+fn command_line_errors_are_printed_once_in_clap_style() {
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["--threads", "0"],
+            "--threads: expected a number from 1 to 256, got '0'",
+        ),
+        (
+            &["--player", "mcst"],
+            "--player: expected mcts, uct-plain or random, got 'mcst'",
+        ),
+        (
+            &["--set", "cpuct=-3"],
+            "--set cpuct=-3: expected a number from 0 to 100, got '-3'",
+        ),
+        (
+            &["--size", "30"],
+            "invalid value '30' for '--size <SIZE>': 30x30 is not supported: each side must be 2 to 25",
+        ),
+        (
+            &[
+                "match",
+                "--black",
+                "a",
+                "--white",
+                "b",
+                "--time-settings",
+                "1",
+                "2",
+                "3.5",
+            ],
+            "--time-settings takes M B S, with S a whole number of moves",
+        ),
+    ];
+    for (args, message) in cases {
+        let out = run(args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(
+            stderr.starts_with(&format!("error: {message}\n")),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(stderr.matches(message).count(), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.ends_with("For more information, try '--help'.\n"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
