@@ -22,7 +22,7 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
     /// Seed for every random choice; the same seed and commands give the same answers [default: from the clock]
-    #[arg(long, global = true)]
+    #[arg(long)]
     seed: Option<u64>,
     /// Board at start-up: N for N x N, or WxH
     #[arg(long, default_value = "9", value_parser = parse_size)]
@@ -133,6 +133,9 @@ struct MatchArgs {
     /// Stop once the sequential probability ratio test decides
     #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA", value_parser = parse_sprt)]
     sprt: Option<Sprt>,
+    /// Seed of the random openings, printed in the results file [default: from the clock]
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
     /// Print the summary of results files instead of playing
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["black", "white"])]
     merge: Option<Vec<PathBuf>>,
@@ -203,7 +206,7 @@ fn main() -> ExitCode {
         Some(Command::SgfCheck { files }) => sgf_check(&files),
         Some(Command::Match(args)) => match args.merge.as_deref() {
             Some(files) => merge(files, args.sprt.as_ref()),
-            None => play_match(&args, cli.seed),
+            None => play_match(&args),
         },
         None => serve(&cli),
     }
@@ -352,8 +355,8 @@ fn print_out(text: &str) {
 }
 
 /// `oust match`: plays the match, then prints the table and the summary.
-fn play_match(args: &MatchArgs, seed: Option<u64>) -> ExitCode {
-    let seed = seed.unwrap_or_else(clock_seed);
+fn play_match(args: &MatchArgs) -> ExitCode {
+    let seed = args.seed.unwrap_or_else(clock_seed);
     let (Some(black), Some(white)) = (&args.black, &args.white) else {
         return usage_error(Some("match"), "--black and --white are required");
     };

@@ -86,3 +86,22 @@ fn command_line_errors_are_printed_once_in_clap_style() {
         );
     }
 }
+
+#[test]
+fn seed_is_offered_only_where_it_does_something() {
+    for (args, offered) in [
+        (&["--help"][..], true),
+        (&["match", "--help"][..], true),
+        (&["sgf-check", "--help"][..], false),
+        (&["bench", "--help"][..], false),
+    ] {
+        let out = run(args);
+        assert!(out.status.success(), "{args:?}");
+        let help = text(&out.stdout);
+        assert_eq!(help.contains("--seed"), offered, "{args:?}: {help}");
+    }
+    // Where it is offered, it works: the engine's and the match's own.
+    assert!(run(&["--seed", "3"]).status.success());
+    let out = run(&["sgf-check", "--seed", "3", "x.sgf"]);
+    assert_eq!(out.status.code(), Some(2), "refused as an unknown flag");
+}
