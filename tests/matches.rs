@@ -591,3 +591,45 @@ fn a_match_says_what_it_plays_at_once_and_shows_a_long_game_in_progress() {
     );
     assert!(lines[3].starts_with("game 1/1: A 0-1-0"), "{stderr}");
 }
+
+#[test]
+fn debug_lines_name_the_game_and_the_engine() {
+    let out = Command::new(OUST)
+        .args(["match", "--black", &oust(1), "--white", &oust(2)])
+        .args([
+            "--games",
+            "2",
+            "--size",
+            "4",
+            "--alternate",
+            "--concurrency",
+            "2",
+        ])
+        .env("RUST_LOG", "oust::matches=debug")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stderr}");
+    let mut seen = Vec::new();
+    for line in stderr.lines().filter(|l| l.contains("-> genmove")) {
+        // "... game 2 B (black) -> genmove b": game 1 has A as Black, game 2 B.
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|&w| w == "->").unwrap();
+        assert!(at >= 4, "no game and engine before '->': {line}");
+        let [game, number, side, colour] = words[at - 4..at] else {
+            unreachable!()
+        };
+        assert_eq!(game, "game", "{line}");
+        let black = if number == "1" { "A" } else { "B" };
+        let expected = if side == black { "(black)" } else { "(white)" };
+        assert_eq!(colour, expected, "{line}");
+        assert_eq!(words[at + 2], &expected[1..2], "{line}");
+        seen.push((number, side));
+    }
+    for game in [("1", "A"), ("1", "B"), ("2", "A"), ("2", "B")] {
+        assert!(
+            seen.contains(&game),
+            "{game:?} never asked to move: {stderr}"
+        );
+    }
+}

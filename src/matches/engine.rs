@@ -141,6 +141,8 @@ pub struct EngineProcess {
     lines: Receiver<Line>,
     log: Arc<Mutex<Option<File>>>,
     tail: Arc<Mutex<Tail>>,
+    /// Which game and engine this is, for debug lines.
+    label: String,
     /// Disconnected once the stderr thread has read all of stderr.
     stderr_done: Receiver<()>,
     /// Set once the process has been reaped.
@@ -196,6 +198,7 @@ impl EngineProcess {
             log,
             tail,
             stderr_done,
+            label: String::new(),
             dead: false,
         })
     }
@@ -203,6 +206,11 @@ impl EngineProcess {
     /// Sends the engine's stderr to `file` from now on (nowhere for `None`).
     pub fn set_log(&self, file: Option<File>) {
         *self.log.lock().unwrap_or_else(PoisonError::into_inner) = file;
+    }
+
+    /// Names the engine in the debug lines of its commands and responses, such as `game 3 A (black)`.
+    pub fn set_label(&mut self, label: String) {
+        self.label = label;
     }
 
     /// The last lines of the engine's stderr, as [`Tail::quote`] gives them.
@@ -238,7 +246,7 @@ impl EngineProcess {
         limit: Duration,
         stop: &AtomicBool,
     ) -> Result<Reply, Failure> {
-        log::debug!("-> {line}");
+        log::debug!("{} -> {line}", self.label);
         let start = Instant::now();
         let deadline = start + limit;
         let written = match self.stdin.as_mut() {
@@ -253,7 +261,7 @@ impl EngineProcess {
             ));
         }
         let (ok, text) = self.read_reply(deadline, limit, stop)?;
-        log::debug!("<- {} {text}", if ok { '=' } else { '?' });
+        log::debug!("{} <- {} {text}", self.label, if ok { '=' } else { '?' });
         Ok(Reply {
             ok,
             text,

@@ -259,6 +259,9 @@ impl Referee<'_, '_> {
                 }
             }
         }
+        if let Some(p) = seat.process.as_mut() {
+            p.set_label(format!("game {number} {} ({color})", seat.side.letter()));
+        }
         if let (Some(path), Some(p)) = (&log_file, &seat.process) {
             match File::create(path) {
                 Ok(f) => p.set_log(Some(f)),

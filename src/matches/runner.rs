@@ -248,7 +248,7 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
     let mut names = [String::new(), String::new()];
     for (i, side) in ["A", "B"].into_iter().enumerate() {
         let command = &config.commands[i];
-        match probe(command, config.time.command_limit(), interrupt) {
+        match probe(side, command, config.time.command_limit(), interrupt) {
             Ok(name) => names[i] = name,
             Err(_) if interrupt.load(Ordering::SeqCst) => {
                 return Ok(MatchReport {
@@ -442,10 +442,16 @@ fn load_openings(
     }
 }
 
-/// Starts `command`, asks `name` and `version`, and quits it.
-fn probe(command: &str, limit: Duration, interrupt: &AtomicBool) -> Result<String, String> {
+/// Starts `command` (engine `side`), asks `name` and `version`, and quits it.
+fn probe(
+    side: &str,
+    command: &str,
+    limit: Duration,
+    interrupt: &AtomicBool,
+) -> Result<String, String> {
     let mut engine =
         EngineProcess::spawn(command).map_err(|e| format!("could not be started: {e}"))?;
+    engine.set_label(format!("engine {side} (start-up)"));
     let name = engine
         .command("name", limit, interrupt)
         .map_err(|f| format!("did not answer 'name': {f}"))?;
