@@ -633,3 +633,16 @@ fn debug_lines_name_the_game_and_the_engine() {
         );
     }
 }
+
+#[test]
+fn an_engine_that_hangs_at_start_up_shows_its_stderr_so_far() {
+    let mut config = MatchConfig::new("echo waiting for a licence >&2; sleep 10", &oust(2), 1);
+    config.time = TimeControl::new(None, None, 0.2, 0.5);
+    let err = matches::run(&config, &AtomicBool::new(false)).unwrap_err();
+    assert!(
+        err.ends_with(
+            "did not answer 'name': no response within 0.500 s; its stderr so far: waiting for a licence"
+        ),
+        "{err}"
+    );
+}

@@ -15,7 +15,7 @@ use crate::rules::{Game, Geometry, Move};
 use crate::sgf::{self, GameInfo};
 
 use super::clock::{TimeControl, seconds};
-use super::engine::{EngineProcess, shorten};
+use super::engine::{EngineProcess, Failure, shorten};
 use super::openings::{parse_openings, random_opening};
 use super::referee::{GameSpec, Played, QUIT_WAIT, Seat, play_game};
 use super::results::{GameResult, Side, Tally, results_header};
@@ -452,9 +452,16 @@ fn probe(
     let mut engine =
         EngineProcess::spawn(command).map_err(|e| format!("could not be started: {e}"))?;
     engine.set_label(format!("engine {side} (start-up)"));
-    let name = engine
-        .command("name", limit, interrupt)
-        .map_err(|f| format!("did not answer 'name': {f}"))?;
+    let name = engine.command("name", limit, interrupt).map_err(|f| {
+        let tail = engine.stderr_tail();
+        match f {
+            // An engine that closed its output has said so with its stderr already.
+            Failure::Timeout(_) | Failure::Malformed(_) if !tail.is_empty() => {
+                format!("did not answer 'name': {f}; its stderr so far: {tail}")
+            }
+            _ => format!("did not answer 'name': {f}"),
+        }
+    })?;
     let name = if name.ok {
         shorten(name.text.lines().next().unwrap_or(""))
     } else {
