@@ -1,4 +1,5 @@
-//! `oust bench`: fixed, seeded, single-threaded workloads that measure the rules core.
+//! `oust bench`: fixed, seeded workloads that measure speed: uniformly random playouts and perft (the rules core,
+//! one thread), and MCTS search with one and with two threads.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -148,20 +149,40 @@ pub fn search_workload(
     result.playouts as f64 / start.elapsed().as_secs_f64()
 }
 
-/// Runs every workload with `seconds` each and returns the JSON report.
-pub fn run(seconds: f64) -> String {
+/// Thread counts of the search workload.
+pub const SEARCH_THREADS: [usize; 2] = [1, 2];
+
+/// The number of workloads [`run`] runs.
+pub const WORKLOADS: usize = BOARDS.len() + 1 + SEARCH_BOARDS.len() * SEARCH_THREADS.len();
+
+/// Runs every workload with `seconds` each (the search workloads twice that: a first search warms the tree up)
+/// and returns the JSON report. `progress` is told each workload as it starts, as `[i/n] what (seconds)`.
+pub fn run(seconds: f64, progress: &mut dyn FnMut(&str)) -> String {
     let budget = Duration::from_secs_f64(seconds.max(0.01));
     let start = Instant::now();
+    let mut step = 0;
+    let mut starting = |what: String, factor: f64| {
+        step += 1;
+        let secs = format!("{:.2}", budget.as_secs_f64() * factor);
+        let secs = secs.trim_end_matches('0').trim_end_matches('.');
+        progress(&format!("[{step}/{WORKLOADS}] {what} ({secs} s)"));
+    };
     let stats: Vec<PlayoutStats> = BOARDS
         .iter()
-        .map(|&b| playout_workload(b, budget, 1))
+        .map(|&b| {
+            starting(format!("random playouts on {b}"), 1.0);
+            playout_workload(b, budget, 1)
+        })
         .collect();
+    starting("perft 5x5 to depth 5".to_string(), 1.0);
     let (perft_rate, perft_nodes) = perft_workload(budget);
     let mut mcts = Vec::new();
     for board in SEARCH_BOARDS {
-        let rates: Vec<String> = [1, 2]
+        let rates: Vec<String> = SEARCH_THREADS
             .iter()
             .map(|&t| {
+                let threads = if t == 1 { "thread" } else { "threads" };
+                starting(format!("MCTS on {board}, {t} {threads}"), 2.0);
                 format!(
                     "\"{t}\": {:.0}",
                     search_workload(PlayerKind::Mcts, board, t, budget, 1)

@@ -6,12 +6,13 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use clap::{Args, Parser, Subcommand};
+use clap::error::ErrorKind;
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use oust::gtp::{self, Engine, Options, Reports};
 use oust::matches::{
     self, ClockSettings, MatchConfig, OpeningSource, Progress, ResultsFile, Sprt, TimeControl,
 };
-use oust::rules::{Shape, Status};
+use oust::rules::{Geometry, Shape, Status};
 use oust::sgf;
 
 /// An engine for the board game Oust, speaking a GTP-style protocol on stdin and stdout.
@@ -21,7 +22,7 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
     /// Seed for every random choice; the same seed and commands give the same answers [default: from the clock]
-    #[arg(long, global = true)]
+    #[arg(long)]
     seed: Option<u64>,
     /// Board at start-up: N for N x N, WxH, or hexS for the hexhex board of side S (hex5 to hex9 are the usual ones)
     #[arg(long, value_name = "N|WxH|hexS", default_value = "9", value_parser = parse_size)]
@@ -49,9 +50,10 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Measure the rules core: seeded single-threaded workloads, printed as one JSON object
+    /// Measure speed: random playouts and perft (one thread), MCTS search (one and two threads); fixed seeds.
+    /// Prints one JSON object on stdout, and each workload as it starts on stderr
     Bench {
-        /// Seconds per workload
+        /// Seconds per workload (the MCTS workloads take twice that: a first search warms their tree up)
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
     },
@@ -128,16 +130,39 @@ struct MatchArgs {
     /// Directory for the engines' stderr, one file per engine and game
     #[arg(long, value_name = "DIR")]
     log_dir: Option<PathBuf>,
+    /// Replace an existing --results file and delete the game-* files of an earlier match in --sgf-dir and
+    /// --log-dir (without it, the match refuses to start when it finds them)
+    #[arg(long)]
+    overwrite: bool,
     /// Stop once the sequential probability ratio test decides
     #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA", value_parser = parse_sprt)]
     sprt: Option<Sprt>,
+    /// Seed of the random openings, printed in the results file [default: from the clock]
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
     /// Print the summary of results files instead of playing
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["black", "white"])]
     merge: Option<Vec<PathBuf>>,
 }
 
 fn parse_size(s: &str) -> Result<Shape, String> {
-    Shape::parse(s).map_err(|e| e.to_string())
+    let shape = Shape::parse(s).map_err(|e| e.to_string())?;
+    // The rules decide which boards exist.
+    Geometry::new(shape).map_err(|e| e.to_string())?;
+    Ok(shape)
+}
+
+/// Prints a command-line error once, as clap prints its own (`error: ...` and where to find help), and gives
+/// clap's exit status for it (2). `subcommand` names the subcommand whose help the hint points to.
+fn usage_error(subcommand: Option<&str>, message: &str) -> ExitCode {
+    let mut command = Cli::command();
+    command.build();
+    let error = match subcommand.and_then(|name| command.find_subcommand_mut(name)) {
+        Some(sub) => sub.error(ErrorKind::ValueValidation, message),
+        None => command.error(ErrorKind::ValueValidation, message),
+    };
+    let _ = error.print();
+    ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
@@ -171,14 +196,14 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Bench { seconds }) => {
-            let report = oust::bench::run(seconds);
+            let report = oust::bench::run(seconds, &mut |step| eprintln!("bench {step}"));
             println!("{report}");
             ExitCode::SUCCESS
         }
         Some(Command::SgfCheck { size, files }) => sgf_check(&files, size),
         Some(Command::Match(args)) => match args.merge.as_deref() {
             Some(files) => merge(files, args.sprt.as_ref()),
-            None => play_match(&args, cli.seed),
+            None => play_match(&args),
         },
         None => serve(&cli),
     }
@@ -231,11 +256,7 @@ fn serve(cli: &Cli) -> ExitCode {
     let mut engine =
         match Engine::new(options).and_then(|mut e| apply_flags(&mut e, cli).map(|()| e)) {
             Ok(e) => e,
-            Err(msg) => {
-                log::error!("{msg}");
-                eprintln!("oust: {msg}");
-                return ExitCode::from(2);
-            }
+            Err(msg) => return usage_error(None, &msg),
         };
     if io::stdin().is_terminal() {
         eprintln!(
@@ -297,8 +318,9 @@ fn merge(files: &[PathBuf], sprt: Option<&Sprt>) -> ExitCode {
         };
         match &labels {
             None => labels = Some(file.labels.clone()),
-            Some(l) if *l != file.labels => log::warn!(
-                "{} is a match of other engines ({} / {}); its games are counted all the same",
+            Some(l) if !matches::same_engines(l, &file.labels) => log::warn!(
+                "{} is a match of other engines ({} / {}, compared without their --seed); its games are counted \
+                 all the same",
                 path.display(),
                 file.labels[0],
                 file.labels[1]
@@ -324,11 +346,10 @@ fn print_out(text: &str) {
 }
 
 /// `oust match`: plays the match, then prints the table and the summary.
-fn play_match(args: &MatchArgs, seed: Option<u64>) -> ExitCode {
-    let seed = seed.unwrap_or_else(clock_seed);
+fn play_match(args: &MatchArgs) -> ExitCode {
+    let seed = args.seed.unwrap_or_else(clock_seed);
     let (Some(black), Some(white)) = (&args.black, &args.white) else {
-        eprintln!("oust match: --black and --white are required");
-        return ExitCode::from(2);
+        return usage_error(Some("match"), "--black and --white are required");
     };
     let settings = match args.time_settings.as_deref() {
         None => None,
@@ -340,8 +361,10 @@ fn play_match(args: &MatchArgs, seed: Option<u64>) -> ExitCode {
             })
         }
         Some(_) => {
-            eprintln!("oust match: --time-settings takes M B S, with S a whole number of moves");
-            return ExitCode::from(2);
+            return usage_error(
+                Some("match"),
+                "--time-settings takes M B S, with S a whole number of moves",
+            );
         }
     };
     let openings = match (&args.openings, args.random_openings) {
@@ -362,6 +385,7 @@ fn play_match(args: &MatchArgs, seed: Option<u64>) -> ExitCode {
         sgf_dir: args.sgf_dir.clone(),
         results: args.results.clone(),
         log_dir: args.log_dir.clone(),
+        overwrite: args.overwrite,
         sprt: args.sprt,
         seed,
         progress: Progress::for_stderr(),

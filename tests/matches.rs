@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use oust::matches::{
     self, GameResult, MatchConfig, OpeningSource, Reason, ResultsFile, Side, Sprt, SprtDecision,
-    TimeControl,
+    TimeControl, results_header,
 };
-use oust::rules::{Shape, Status};
+use oust::rules::{Color, Shape, Status};
 use oust::sgf;
 
 const OUST: &str = env!("CARGO_BIN_EXE_oust");
@@ -336,6 +336,311 @@ fn an_engine_that_does_not_start_is_a_clear_error() {
     let err = matches::run(&config, &AtomicBool::new(false)).unwrap_err();
     assert!(
         err.starts_with("engine A (exit 1) did not answer 'name'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_time_per_move_is_used_nearly_in_full_and_never_lost_on() {
+    // `--time-per-move 0.2` is sent as `time_settings 0 0.2 1`: one stone per period, so oust may use nearly all
+    // of each period (it once used 80% less 0.06 s: 0.1 s of the 0.2).
+    let dir = scratch("time-per-move");
+    let results_path = dir.join("results.tsv");
+    let engine = |seed: u64| format!("{OUST} --seed {seed} --threads 1");
+    let out = Command::new(OUST)
+        .args(["match", "--black", &engine(1), "--white", &engine(2)])
+        .args(["--games", "2", "--size", "5", "--alternate"])
+        .args(["--time-per-move", "0.2", "--results"])
+        .arg(&results_path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{stdout}");
+    let file = ResultsFile::parse(&fs::read_to_string(&results_path).unwrap()).unwrap();
+    assert_eq!(file.games.len(), 2);
+    // No loss on time, nor any other forfeit.
+    assert!(
+        file.games.iter().all(|g| !g.reason.is_forfeit()),
+        "{:?}",
+        file.games
+    );
+    for side in [Side::A, Side::B] {
+        let longest = file
+            .games
+            .iter()
+            .flat_map(|g| {
+                [Color::Black, Color::White]
+                    .into_iter()
+                    .filter(move |&c| g.side_of(c) == side)
+                    .map(move |c| g.longest[c.index()])
+            })
+            .fold(0.0, f64::max);
+        assert!(
+            (0.15..0.4).contains(&longest),
+            "engine {side:?}: longest answer {longest} s\n{stdout}"
+        );
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_engine_that_does_not_start_says_why_from_its_stderr() {
+    // A mistyped flag: clap's error and its suggestion, with --log-dir given.
+    let dir = scratch("no-start");
+    let typo = format!("{OUST} --thread 1");
+    let out = Command::new(OUST)
+        .args([
+            "match",
+            "--black",
+            &oust(1),
+            "--white",
+            &typo,
+            "--games",
+            "1",
+        ])
+        .arg("--log-dir")
+        .arg(dir.join("logs"))
+        .arg("--results")
+        .arg(dir.join("results.tsv"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    // No results file is left to refuse the next attempt.
+    assert!(!dir.join("results.tsv").exists());
+    assert!(
+        stderr.contains(&format!(
+            "engine B ({typo}) did not answer 'name': closed its output: exit status 2; its stderr ended with: \
+             error: unexpected argument '--thread' found | tip: a similar argument exists: '--threads'"
+        )),
+        "{stderr}"
+    );
+    let _ = fs::remove_dir_all(&dir);
+
+    // A command that is not on PATH: sh's "not found", without --log-dir.
+    let config = MatchConfig::new("oust-no-such-engine --seed 1", &oust(2), 1);
+    let err = matches::run(&config, &AtomicBool::new(false)).unwrap_err();
+    assert!(
+        err.starts_with("engine A (oust-no-such-engine --seed 1) did not answer 'name'"),
+        "{err}"
+    );
+    assert!(err.contains("exit status 127"), "{err}");
+    // dash says "sh: 1: NAME: not found", bash "sh: line 1: NAME: command not found".
+    let tail = err.split("its stderr ended with: ").nth(1).unwrap_or("");
+    assert!(
+        tail.contains("oust-no-such-engine") && tail.contains("not found"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_second_match_refuses_to_mix_its_outputs_with_the_first_unless_told_to_overwrite() {
+    let dir = scratch("overwrite");
+    let results = dir.join("results.tsv");
+    let (sgf_dir, logs) = (dir.join("sgf"), dir.join("logs"));
+    let run = |games: &str, extra: &[&str], outputs: &[(&str, &Path)]| {
+        let mut cmd = Command::new(OUST);
+        cmd.args(["match", "--black", &oust(1), "--white", &oust(2)])
+            .args(["--games", games, "--size", "5"])
+            .args(extra);
+        for (flag, path) in outputs {
+            cmd.arg(flag).arg(path);
+        }
+        let out = cmd.output().unwrap();
+        (out.status.code(), String::from_utf8(out.stderr).unwrap())
+    };
+    let all = [
+        ("--results", results.as_path()),
+        ("--sgf-dir", sgf_dir.as_path()),
+        ("--log-dir", logs.as_path()),
+    ];
+    let (code, stderr) = run("3", &[], &all);
+    assert_eq!(code, Some(0), "{stderr}");
+    let first = fs::read_to_string(&results).unwrap();
+
+    // Each output of the first match stops the second one, which says which and how to go on.
+    for (flag, path) in all {
+        let (code, stderr) = run("1", &[], &[(flag, path)]);
+        assert_eq!(code, Some(2), "{flag}: {stderr}");
+        assert!(
+            stderr.contains(&path.display().to_string())
+                && stderr.contains(&format!("another {flag}, or --overwrite")),
+            "{flag}: {stderr}"
+        );
+    }
+    assert_eq!(fs::read_to_string(&results).unwrap(), first);
+    assert!(sgf_dir.join("game-0003.sgf").exists());
+
+    // With --overwrite, the old games are gone and the results file is the new match's.
+    let (code, stderr) = run("1", &["--overwrite"], &all);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("deleted 3 game records (game-*.sgf)")
+            && stderr.contains("deleted 6 engine logs")
+            && stderr.contains("replacing"),
+        "{stderr}"
+    );
+    assert!(sgf_dir.join("game-0001.sgf").exists());
+    assert!(!sgf_dir.join("game-0002.sgf").exists());
+    assert!(!logs.join("game-0003-white.log").exists());
+    let file = ResultsFile::parse(&fs::read_to_string(&results).unwrap()).unwrap();
+    assert_eq!(file.games.len(), 1);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn merging_shards_whose_engines_differ_only_in_their_seeds_gives_no_warning() {
+    let dir = scratch("merge-seeds");
+    let game = "1\tA\tB\tB+\tcapture\t9\t0.1\t0.1\t0.1\t0.1\t-\t";
+    let shard = |name: &str, a: &str, b: &str, settings: &str| {
+        let path = dir.join(name);
+        let labels = [a.to_string(), b.to_string()];
+        fs::write(
+            &path,
+            format!("{}{game}\n", results_header(&labels, settings)),
+        )
+        .unwrap();
+        path
+    };
+    let merge = |files: &[&PathBuf]| {
+        let out = Command::new(OUST)
+            .args(["match", "--merge"])
+            .args(files)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            stdout.contains(&format!("games: {}\n", files.len())),
+            "{stdout}"
+        );
+        String::from_utf8(out.stderr).unwrap()
+    };
+    // README's sharding: each shard's engines have their own seeds, the match its own offset.
+    let s0 = shard(
+        "s0.tsv",
+        "oust --seed 1 --threads 1",
+        "oust --seed=2 --player uct-plain",
+        "size 7x7, games 100, seed 7, random-openings 4",
+    );
+    let s1 = shard(
+        "s1.tsv",
+        "oust --seed 3 --threads 1",
+        "oust --seed=4 --player uct-plain",
+        "size 7x7, games 100, seed 7, random-openings 4, opening-offset 50",
+    );
+    let stderr = merge(&[&s0, &s1]);
+    assert!(!stderr.contains("other engines"), "{stderr}");
+    // Anything else that differs still warns.
+    let other = shard(
+        "other.tsv",
+        "oust --seed 5 --threads 2",
+        "oust --seed=6 --player uct-plain",
+        "size 7x7, games 100",
+    );
+    let stderr = merge(&[&s0, &s1, &other]);
+    assert!(
+        stderr.contains("is a match of other engines") && stderr.contains("other.tsv"),
+        "{stderr}"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_match_says_what_it_plays_at_once_and_shows_a_long_game_in_progress() {
+    // The broken engine hangs at its second move for the whole 12 s it is allowed: a game of 12 s.
+    let hang = broken("hang", 1);
+    let out = Command::new(OUST)
+        .args([
+            "match",
+            "--black",
+            &hang,
+            "--white",
+            &oust(2),
+            "--games",
+            "1",
+        ])
+        .args(["--size", "5", "--time-per-move", "12", "--grace", "0"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(
+        lines[0],
+        format!(
+            "match: A = {hang} (oust {v}), B = {} (oust {v})",
+            oust(2),
+            v = env!("CARGO_PKG_VERSION")
+        )
+    );
+    assert_eq!(
+        lines[1],
+        "match: 1 game on 5x5, 12 s a move (time_settings 0 12 1, 0 s grace), 1 at once"
+    );
+    // Not a terminal: one line on the game in progress after 10 s of silence, then the game's line.
+    let playing: Vec<&&str> = lines.iter().filter(|l| l.starts_with("playing")).collect();
+    assert_eq!(playing.len(), 1, "{stderr}");
+    assert!(
+        playing[0].starts_with("playing game 1 at move ")
+            && playing[0].contains(" (0/1 done, ")
+            && playing[0].ends_with(" since the start)"),
+        "{stderr}"
+    );
+    assert!(lines[3].starts_with("game 1/1: A 0-1-0"), "{stderr}");
+}
+
+#[test]
+fn debug_lines_name_the_game_and_the_engine() {
+    let out = Command::new(OUST)
+        .args(["match", "--black", &oust(1), "--white", &oust(2)])
+        .args([
+            "--games",
+            "2",
+            "--size",
+            "4",
+            "--alternate",
+            "--concurrency",
+            "2",
+        ])
+        .env("RUST_LOG", "oust::matches=debug")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stderr}");
+    let mut seen = Vec::new();
+    for line in stderr.lines().filter(|l| l.contains("-> genmove")) {
+        // "... game 2 B (black) -> genmove b": game 1 has A as Black, game 2 B.
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|&w| w == "->").unwrap();
+        assert!(at >= 4, "no game and engine before '->': {line}");
+        let [game, number, side, colour] = words[at - 4..at] else {
+            unreachable!()
+        };
+        assert_eq!(game, "game", "{line}");
+        let black = if number == "1" { "A" } else { "B" };
+        let expected = if side == black { "(black)" } else { "(white)" };
+        assert_eq!(colour, expected, "{line}");
+        assert_eq!(words[at + 2], &expected[1..2], "{line}");
+        seen.push((number, side));
+    }
+    for game in [("1", "A"), ("1", "B"), ("2", "A"), ("2", "B")] {
+        assert!(
+            seen.contains(&game),
+            "{game:?} never asked to move: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn an_engine_that_hangs_at_start_up_shows_its_stderr_so_far() {
+    let mut config = MatchConfig::new("echo waiting for a licence >&2; sleep 10", &oust(2), 1);
+    config.time = TimeControl::new(None, None, 0.2, 0.5);
+    let err = matches::run(&config, &AtomicBool::new(false)).unwrap_err();
+    assert!(
+        err.ends_with(
+            "did not answer 'name': no response within 0.500 s; its stderr so far: waiting for a licence"
+        ),
         "{err}"
     );
 }

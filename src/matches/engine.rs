@@ -3,8 +3,11 @@
 //! The command runs under `sh -c` in a process group of its own, so that a terminal's Ctrl-C reaches only the
 //! referee and a kill reaches the whole group (a shell pipeline, a wrapper script and what it started). A thread reads
 //! stdout line by line (at most [`MAX_LINE`] bytes a line, at most [`QUEUED_LINES`] lines queued), so every wait
-//! for a response has a deadline; another copies stderr into the current game's log file when there is one.
+//! for a response has a deadline; another copies stderr into the current game's log file when there is one, and
+//! keeps its last lines in memory (at most [`TAIL_LINES`] lines of [`TAIL_LINE_BYTES`] bytes), so that an engine
+//! that exits or cannot start says why in the error, with or without a log file.
 
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -23,6 +26,71 @@ pub const QUEUED_LINES: usize = 256;
 const MAX_RESPONSE_LINES: usize = 1000;
 /// How often a wait looks at the interrupt flag.
 const POLL: Duration = Duration::from_millis(50);
+/// Lines of an engine's stderr kept in memory for error messages.
+pub const TAIL_LINES: usize = 20;
+/// Bytes kept of each of those lines.
+pub const TAIL_LINE_BYTES: usize = 300;
+/// Characters of stderr at most that an error message quotes (its end).
+const TAIL_QUOTED: usize = 600;
+/// How long an error waits for the rest of an ended engine's stderr.
+const TAIL_WAIT: Duration = Duration::from_millis(300);
+
+/// The last lines of a stream, bounded in lines and bytes.
+#[derive(Debug, Default)]
+pub struct Tail {
+    lines: VecDeque<String>,
+    partial: Vec<u8>,
+}
+
+impl Tail {
+    /// Adds bytes read from the stream.
+    pub fn push(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if b == b'\n' {
+                self.end_line();
+            } else if self.partial.len() < TAIL_LINE_BYTES {
+                self.partial.push(b);
+            }
+        }
+    }
+
+    fn end_line(&mut self) {
+        let line = String::from_utf8_lossy(&self.partial)
+            .trim_end()
+            .to_string();
+        self.partial.clear();
+        if self.lines.len() == TAIL_LINES {
+            self.lines.pop_front();
+        }
+        self.lines.push_back(line);
+    }
+
+    /// The last non-blank lines (an unfinished last line included) on one line, separated by ` | `, at most
+    /// [`TAIL_QUOTED`] characters from their end; empty when there are none.
+    pub fn quote(&self) -> String {
+        let partial = String::from_utf8_lossy(&self.partial);
+        let text = self
+            .lines
+            .iter()
+            .map(String::as_str)
+            .chain(std::iter::once(partial.as_ref()))
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" | ");
+        let text: String = text
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        let count = text.chars().count();
+        if count > TAIL_QUOTED {
+            let skipped: String = text.chars().skip(count - TAIL_QUOTED).collect();
+            format!("...{skipped}")
+        } else {
+            text
+        }
+    }
+}
 
 /// What the stdout reader passes on.
 enum Line {
@@ -72,27 +140,28 @@ pub struct EngineProcess {
     stdin: Option<ChildStdin>,
     lines: Receiver<Line>,
     log: Arc<Mutex<Option<File>>>,
+    tail: Arc<Mutex<Tail>>,
+    /// Which game and engine this is, for debug lines.
+    label: String,
+    /// Disconnected once the stderr thread has read all of stderr.
+    stderr_done: Receiver<()>,
     /// Set once the process has been reaped.
     dead: bool,
 }
 
 impl EngineProcess {
-    /// Starts `command` under `sh -c`. Its stderr goes to the file set by [`EngineProcess::set_log`] when
-    /// `keep_stderr` is true, and nowhere otherwise.
+    /// Starts `command` under `sh -c`. Its stderr goes to the file set by [`EngineProcess::set_log`], if any, and
+    /// its last lines are kept for error messages.
     ///
     /// # Errors
     /// The error of spawning `sh`.
-    pub fn spawn(command: &str, keep_stderr: bool) -> io::Result<EngineProcess> {
+    pub fn spawn(command: &str) -> io::Result<EngineProcess> {
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(if keep_stderr {
-                Stdio::piped()
-            } else {
-                Stdio::null()
-            })
+            .stderr(Stdio::piped())
             .process_group(0)
             .spawn()?;
         let stdout = child.stdout.take().expect("stdout is piped");
@@ -101,26 +170,35 @@ impl EngineProcess {
             .name("engine-stdout".into())
             .spawn(move || read_lines(stdout, tx))?;
         let log: Arc<Mutex<Option<File>>> = Arc::new(Mutex::new(None));
-        if let Some(mut stderr) = child.stderr.take() {
-            let sink = log.clone();
-            thread::Builder::new()
-                .name("engine-stderr".into())
-                .spawn(move || {
-                    let mut buf = [0u8; 8192];
-                    while let Ok(n @ 1..) = stderr.read(&mut buf) {
-                        let mut file = sink.lock().unwrap_or_else(PoisonError::into_inner);
-                        if let Some(f) = file.as_mut() {
-                            let _ = f.write_all(&buf[..n]);
-                        }
+        let tail: Arc<Mutex<Tail>> = Arc::default();
+        let (done_tx, stderr_done) = sync_channel::<()>(0);
+        let mut stderr = child.stderr.take().expect("stderr is piped");
+        let (sink, kept) = (log.clone(), tail.clone());
+        thread::Builder::new()
+            .name("engine-stderr".into())
+            .spawn(move || {
+                // Dropped at the end of stderr: the receiver sees the channel disconnected.
+                let _done = done_tx;
+                let mut buf = [0u8; 8192];
+                while let Ok(n @ 1..) = stderr.read(&mut buf) {
+                    kept.lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .push(&buf[..n]);
+                    let mut file = sink.lock().unwrap_or_else(PoisonError::into_inner);
+                    if let Some(f) = file.as_mut() {
+                        let _ = f.write_all(&buf[..n]);
                     }
-                })?;
-        }
+                }
+            })?;
         let stdin = child.stdin.take();
         Ok(EngineProcess {
             child,
             stdin,
             lines: rx,
             log,
+            tail,
+            stderr_done,
+            label: String::new(),
             dead: false,
         })
     }
@@ -128,6 +206,29 @@ impl EngineProcess {
     /// Sends the engine's stderr to `file` from now on (nowhere for `None`).
     pub fn set_log(&self, file: Option<File>) {
         *self.log.lock().unwrap_or_else(PoisonError::into_inner) = file;
+    }
+
+    /// Names the engine in the debug lines of its commands and responses, such as `game 3 A (black)`.
+    pub fn set_label(&mut self, label: String) {
+        self.label = label;
+    }
+
+    /// The last lines of the engine's stderr, as [`Tail::quote`] gives them.
+    pub fn stderr_tail(&self) -> String {
+        self.tail
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .quote()
+    }
+
+    /// `what`, followed by the last lines of stderr when there are any. Waits a moment for the end of stderr
+    /// first, since the engine has ended or is being killed.
+    fn with_tail(&self, what: String) -> String {
+        let _ = self.stderr_done.recv_timeout(TAIL_WAIT);
+        match self.stderr_tail() {
+            tail if tail.is_empty() => what,
+            tail => format!("{what}; its stderr ended with: {tail}"),
+        }
     }
 
     /// True until the engine is known to have ended.
@@ -145,7 +246,7 @@ impl EngineProcess {
         limit: Duration,
         stop: &AtomicBool,
     ) -> Result<Reply, Failure> {
-        log::debug!("-> {line}");
+        log::debug!("{} -> {line}", self.label);
         let start = Instant::now();
         let deadline = start + limit;
         let written = match self.stdin.as_mut() {
@@ -160,7 +261,7 @@ impl EngineProcess {
             ));
         }
         let (ok, text) = self.read_reply(deadline, limit, stop)?;
-        log::debug!("<- {} {text}", if ok { '=' } else { '?' });
+        log::debug!("{} <- {} {text}", self.label, if ok { '=' } else { '?' });
         Ok(Reply {
             ok,
             text,
@@ -241,7 +342,7 @@ impl EngineProcess {
     fn ended(&mut self, what: &str) -> String {
         self.stdin = None;
         if self.dead {
-            return what.to_string();
+            return self.with_tail(what.to_string());
         }
         // Give an engine that is exiting a moment to do so, so that its own exit status is reported.
         let until = Instant::now() + Duration::from_millis(300);
@@ -251,14 +352,14 @@ impl EngineProcess {
                     self.dead = true;
                     // Whatever the engine started may still run in its group.
                     self.kill_group();
-                    return format!("{what}: {}", describe_status(status));
+                    return self.with_tail(format!("{what}: {}", describe_status(status)));
                 }
                 Ok(None) => thread::sleep(Duration::from_millis(10)),
                 Err(_) => break,
             }
         }
         self.kill();
-        format!("{what} (it was still running and was killed)")
+        self.with_tail(format!("{what} (it was still running and was killed)"))
     }
 
     /// Sends SIGKILL to the engine's process group.
@@ -347,5 +448,36 @@ fn read_lines(stdout: impl Read, tx: SyncSender<Line>) {
         if end {
             return;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tail_keeps_the_last_lines_bounded() {
+        let mut tail = Tail::default();
+        assert_eq!(tail.quote(), "");
+        tail.push(b"error: unexpected argument\r\n\n  tip: a similar");
+        tail.push(b" argument exists\n");
+        assert_eq!(
+            tail.quote(),
+            "error: unexpected argument | tip: a similar argument exists"
+        );
+        for i in 0..100 {
+            tail.push(format!("line {i}\n").as_bytes());
+        }
+        tail.push(b"no newline");
+        assert_eq!(tail.lines.len(), TAIL_LINES);
+        assert!(tail.quote().ends_with("line 98 | line 99 | no newline"));
+        tail.push(&[b'x'; 10_000]);
+        assert_eq!(tail.partial.len(), TAIL_LINE_BYTES);
+        for _ in 0..TAIL_LINES {
+            tail.push(&[b'y'; 10_000]);
+            tail.push(b"\n");
+        }
+        let quote = tail.quote();
+        assert!(quote.starts_with("...") && quote.chars().count() == TAIL_QUOTED + 3);
     }
 }

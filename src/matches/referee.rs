@@ -5,7 +5,7 @@
 use std::fs::File;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use crate::notation::{self, MoveTextError};
@@ -73,6 +73,8 @@ pub struct GameSpec<'a> {
     pub max_moves: Option<usize>,
     /// Where engines' stderr goes, one file per engine and game.
     pub log_dir: Option<PathBuf>,
+    /// Updated with the number of moves played, for the progress display.
+    pub moves_played: Option<&'a AtomicUsize>,
 }
 
 /// The end of a game.
@@ -199,6 +201,9 @@ impl Referee<'_, '_> {
             }
         }
         loop {
+            if let Some(count) = self.spec.moves_played {
+                count.store(self.game.records().len(), Ordering::Relaxed);
+            }
             let color = match self.game.position().status() {
                 Status::Over(outcome) => return Ok(outcome),
                 Status::MustPass => {
@@ -236,7 +241,7 @@ impl Referee<'_, '_> {
         let seat = self.seat(color);
         seat.restart_if_dead();
         if seat.process.is_none() {
-            match EngineProcess::spawn(&seat.command, log_file.is_some()) {
+            match EngineProcess::spawn(&seat.command) {
                 Ok(p) => seat.process = Some(p),
                 Err(e) => {
                     return Err(loss(
@@ -246,6 +251,9 @@ impl Referee<'_, '_> {
                     ));
                 }
             }
+        }
+        if let Some(p) = seat.process.as_mut() {
+            p.set_label(format!("game {number} {} ({color})", seat.side.letter()));
         }
         if let (Some(path), Some(p)) = (&log_file, &seat.process) {
             match File::create(path) {

@@ -278,6 +278,28 @@ pub fn results_header(labels: &[String; 2], settings: &str) -> String {
     )
 }
 
+/// An engine command without its `--seed S` or `--seed=S` options, words separated by single spaces: what
+/// shards of one match may differ in (README's sharding gives each shard's engines their own seeds).
+pub fn without_seed(command: &str) -> String {
+    let mut words = command.split_whitespace();
+    let mut kept = Vec::new();
+    while let Some(w) = words.next() {
+        if w == "--seed" {
+            words.next();
+        } else if !w.starts_with("--seed=") {
+            kept.push(w);
+        }
+    }
+    kept.join(" ")
+}
+
+/// True when two matches' engine commands are the same but for their seeds (see [`without_seed`]).
+pub fn same_engines(a: &[String; 2], b: &[String; 2]) -> bool {
+    a.iter()
+        .zip(b)
+        .all(|(x, y)| without_seed(x) == without_seed(y))
+}
+
 /// A results file read back.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResultsFile {
@@ -502,6 +524,24 @@ mod tests {
         assert_eq!((old.time, old.longest), ([0.5, 0.25], [0.0, 0.0]));
         assert!(GameResult::from_line("1\tA\tA\tB+\tcapture\t3\t0\t0\t-\t").is_err());
         assert!(GameResult::from_line("1\tA\tB\tB+\tlucky\t3\t0\t0\t-\t").is_err());
+    }
+
+    #[test]
+    fn seeds_do_not_make_other_engines() {
+        assert_eq!(
+            without_seed("oust  --seed 1 --threads 1 --seed=7 --player mcts"),
+            "oust --threads 1 --player mcts"
+        );
+        assert_eq!(without_seed("oust --seed"), "oust");
+        let labels = |a: &str, b: &str| [a.to_string(), b.to_string()];
+        assert!(same_engines(
+            &labels("oust --seed 1", "oust --seed=2 --player random"),
+            &labels("oust --seed 3", "oust --player random --seed 4")
+        ));
+        assert!(!same_engines(
+            &labels("oust --seed 1", "oust --threads 1"),
+            &labels("oust --seed 1", "oust --threads 2")
+        ));
     }
 
     #[test]

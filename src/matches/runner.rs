@@ -5,17 +5,17 @@
 use std::fs::{self, File};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender, SyncSender};
-use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::rules::{Game, Geometry, Move, Shape};
 use crate::sgf::{self, GameInfo};
 
-use super::clock::TimeControl;
-use super::engine::{EngineProcess, shorten};
+use super::clock::{TimeControl, seconds};
+use super::engine::{EngineProcess, Failure, shorten};
 use super::openings::{parse_openings, random_opening};
 use super::referee::{GameSpec, Played, QUIT_WAIT, Seat, play_game};
 use super::results::{GameResult, Side, Tally, results_header};
@@ -37,11 +37,18 @@ pub enum OpeningSource {
 pub enum Progress {
     /// Not at all.
     Off,
-    /// One line per finished game.
+    /// The engines and settings at the start, one line per finished game, and a line on the games in progress
+    /// when nothing was printed for [`PLAYING_EVERY_LINES`].
     Lines,
-    /// One line, rewritten after each game (for a terminal).
+    /// The engines and settings at the start, then one line, rewritten after each game and every
+    /// [`PLAYING_EVERY_TERMINAL`] with the games in progress (for a terminal).
     Overwrite,
 }
+
+/// Without a terminal, the longest silence before a line on the games in progress.
+pub const PLAYING_EVERY_LINES: Duration = Duration::from_secs(10);
+/// On a terminal, how often the progress line shows the games in progress.
+pub const PLAYING_EVERY_TERMINAL: Duration = Duration::from_secs(1);
 
 impl Progress {
     /// `Overwrite` when stderr is a terminal, `Lines` otherwise.
@@ -81,6 +88,9 @@ pub struct MatchConfig {
     pub results: Option<PathBuf>,
     /// Where engines' stderr goes, one file per engine and game.
     pub log_dir: Option<PathBuf>,
+    /// Replace an existing results file and delete the game files (`game-*.sgf`, `game-*.log`) of an earlier
+    /// match in the output directories; without it, a match refuses to start when it finds them.
+    pub overwrite: bool,
     /// A sequential test that may stop the match early.
     pub sprt: Option<Sprt>,
     /// Seed of the random openings.
@@ -105,6 +115,7 @@ impl MatchConfig {
             sgf_dir: None,
             results: None,
             log_dir: None,
+            overwrite: false,
             sprt: None,
             seed: 1,
             progress: Progress::Off,
@@ -140,6 +151,27 @@ impl MatchConfig {
         }
         parts.join(", ")
     }
+
+    /// The clock in words, for the start line.
+    fn clock_text(&self) -> String {
+        let t = &self.time;
+        let grace = format!("{} s grace", seconds(t.grace));
+        match (t.clock, t.per_move) {
+            (Some(c), Some(s)) if c.main == 0.0 && c.byo_time == s && c.byo_stones == 1 => {
+                format!("{} s a move ({}, {grace})", seconds(s), c.command())
+            }
+            (Some(c), Some(s)) => {
+                format!(
+                    "clock {}, at most {} s a move, {grace}",
+                    c.command(),
+                    seconds(s)
+                )
+            }
+            (Some(c), None) if c.unlimited() => format!("{} (no time limit)", c.command()),
+            (Some(c), None) => format!("clock {}, {grace}", c.command()),
+            (None, _) => format!("no clock (at most {} s a response)", seconds(t.timeout)),
+        }
+    }
 }
 
 /// What a match did.
@@ -157,6 +189,15 @@ pub struct MatchReport {
     pub sprt_decision: Option<SprtDecision>,
 }
 
+/// What one worker is playing, for the progress display.
+#[derive(Default)]
+struct Playing {
+    /// The game's number, 0 between games.
+    game: AtomicU64,
+    /// Moves played in it so far.
+    moves: AtomicUsize,
+}
+
 /// Shared between the coordinator and the workers.
 struct Shared<'a> {
     config: &'a MatchConfig,
@@ -166,6 +207,8 @@ struct Shared<'a> {
     /// Start no new game (the SPRT decided).
     drain: AtomicBool,
     interrupt: &'a AtomicBool,
+    /// One entry per worker.
+    playing: Vec<Playing>,
 }
 
 impl Shared<'_> {
@@ -192,27 +235,16 @@ impl Shared<'_> {
 ///
 /// # Errors
 /// A message for settings that cannot work: a bad board size or openings file, an output that cannot be
-/// created, or an engine that does not start and answer `name`.
+/// created, outputs of an earlier match without [`MatchConfig::overwrite`], or an engine that does not start and
+/// answer `name`.
 pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, String> {
     let geometry = Arc::new(Geometry::new(config.board).map_err(|e| e.to_string())?);
     let openings = load_openings(config, &geometry)?;
-    for dir in [&config.sgf_dir, &config.log_dir].into_iter().flatten() {
-        fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    let mut results_file = match &config.results {
-        Some(path) => {
-            let mut f =
-                File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-            f.write_all(results_header(&config.commands, &config.describe()).as_bytes())
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            Some(f)
-        }
-        None => None,
-    };
+    clear_old_outputs(config)?;
     let mut names = [String::new(), String::new()];
     for (i, side) in ["A", "B"].into_iter().enumerate() {
         let command = &config.commands[i];
-        match probe(command, config.time.command_limit(), interrupt) {
+        match probe(side, command, config.time.command_limit(), interrupt) {
             Ok(name) => names[i] = name,
             Err(_) if interrupt.load(Ordering::SeqCst) => {
                 return Ok(MatchReport {
@@ -228,7 +260,22 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
     }
     log::info!("engine A: {} ({})", names[0], config.commands[0]);
     log::info!("engine B: {} ({})", names[1], config.commands[1]);
+    // Only now, so that an engine that does not start leaves no results file to refuse next time.
+    for dir in [&config.sgf_dir, &config.log_dir].into_iter().flatten() {
+        fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let mut results_file = match &config.results {
+        Some(path) => {
+            let mut f =
+                File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+            f.write_all(results_header(&config.commands, &config.describe()).as_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            Some(f)
+        }
+        None => None,
+    };
 
+    let workers = config.concurrency.max(1).min(config.games.max(1) as usize);
     let shared = Shared {
         config,
         geometry,
@@ -236,25 +283,28 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
         next: AtomicU64::new(0),
         drain: AtomicBool::new(false),
         interrupt,
+        playing: (0..workers).map(|_| Playing::default()).collect(),
     };
     let mut results: Vec<GameResult> = Vec::new();
     let mut tally = Tally::default();
     let mut decision = None;
-    let started = Instant::now();
+    let mut display = Display::new(config);
+    display.start(&names, workers);
     let (tx, rx) = mpsc::channel::<Message>();
-    let workers = config.concurrency.max(1).min(config.games.max(1) as usize);
-    let progress = Mutex::new(io::stderr());
     thread::scope(|scope| {
-        for _ in 0..workers {
+        for slot in 0..workers {
             let tx = tx.clone();
             let shared = &shared;
-            scope.spawn(move || worker(shared, tx));
+            scope.spawn(move || worker(shared, slot, tx));
         }
         drop(tx);
         loop {
             let (index, black, played, ack) = match rx.recv_timeout(Duration::from_millis(100)) {
                 Ok(message) => message,
-                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Timeout) => {
+                    display.playing(&shared.playing, tally.a.games());
+                    continue;
+                }
                 Err(RecvTimeoutError::Disconnected) => break,
             };
             match played {
@@ -277,7 +327,7 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
                             log::info!("SPRT: {}; finishing the games in progress", d.describe());
                         }
                     }
-                    show_progress(config, &progress, &tally, started);
+                    display.finished(&tally);
                 }
                 Played::Interrupted(game) => write_sgf(config, &names, index, black, &game, None),
             }
@@ -285,9 +335,7 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
             let _ = ack.send(());
         }
     });
-    if config.progress == Progress::Overwrite && !results.is_empty() {
-        let _ = writeln!(io::stderr());
-    }
+    display.end();
     results.sort_by_key(|r| r.number);
     Ok(MatchReport {
         labels: config.commands.clone(),
@@ -296,6 +344,73 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
         interrupted: interrupt.load(Ordering::SeqCst),
         sprt_decision: decision,
     })
+}
+
+/// The files of an earlier match's games in `dir` (`game-*.EXT`), sorted; none when `dir` does not exist.
+fn old_game_files(dir: &Path, ext: &str) -> Result<Vec<PathBuf>, String> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("cannot read {}: {e}", dir.display())),
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.is_file()
+                && path
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("game-") && n.ends_with(&format!(".{ext}")))
+        })
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// Refuses to mix this match's outputs with an earlier match's: an existing results file, or game records or
+/// logs in the output directories. With `overwrite`, deletes the old game files instead and says so; the
+/// results file is then replaced when the match starts.
+fn clear_old_outputs(config: &MatchConfig) -> Result<(), String> {
+    if let Some(path) = &config.results
+        && path.exists()
+    {
+        if !config.overwrite {
+            return Err(format!(
+                "{} already exists; give another --results, or --overwrite to replace it",
+                path.display()
+            ));
+        }
+        log::warn!("--overwrite: replacing {}", path.display());
+    }
+    let dirs = [
+        (&config.sgf_dir, "sgf", "--sgf-dir", "game records"),
+        (&config.log_dir, "log", "--log-dir", "engine logs"),
+    ];
+    for (dir, ext, flag, what) in dirs {
+        let Some(dir) = dir else { continue };
+        let old = old_game_files(dir, ext)?;
+        if old.is_empty() {
+            continue;
+        }
+        if !config.overwrite {
+            return Err(format!(
+                "{} already has {} {what} (game-*.{ext}) of an earlier match; give another {flag}, or \
+                 --overwrite to delete them",
+                dir.display(),
+                old.len()
+            ));
+        }
+        for path in &old {
+            fs::remove_file(path).map_err(|e| format!("cannot delete {}: {e}", path.display()))?;
+        }
+        log::warn!(
+            "--overwrite: deleted {} {what} (game-*.{ext}) of an earlier match from {}",
+            old.len(),
+            dir.display()
+        );
+    }
+    Ok(())
 }
 
 fn load_openings(
@@ -323,13 +438,26 @@ fn load_openings(
     }
 }
 
-/// Starts `command`, asks `name` and `version`, and quits it.
-fn probe(command: &str, limit: Duration, interrupt: &AtomicBool) -> Result<String, String> {
+/// Starts `command` (engine `side`), asks `name` and `version`, and quits it.
+fn probe(
+    side: &str,
+    command: &str,
+    limit: Duration,
+    interrupt: &AtomicBool,
+) -> Result<String, String> {
     let mut engine =
-        EngineProcess::spawn(command, false).map_err(|e| format!("could not be started: {e}"))?;
-    let name = engine
-        .command("name", limit, interrupt)
-        .map_err(|f| format!("did not answer 'name': {f}"))?;
+        EngineProcess::spawn(command).map_err(|e| format!("could not be started: {e}"))?;
+    engine.set_label(format!("engine {side} (start-up)"));
+    let name = engine.command("name", limit, interrupt).map_err(|f| {
+        let tail = engine.stderr_tail();
+        match f {
+            // An engine that closed its output has said so with its stderr already.
+            Failure::Timeout(_) | Failure::Malformed(_) if !tail.is_empty() => {
+                format!("did not answer 'name': {f}; its stderr so far: {tail}")
+            }
+            _ => format!("did not answer 'name': {f}"),
+        }
+    })?;
     let name = if name.ok {
         shorten(name.text.lines().next().unwrap_or(""))
     } else {
@@ -347,7 +475,7 @@ fn probe(command: &str, limit: Duration, interrupt: &AtomicBool) -> Result<Strin
 /// acknowledges it once it has recorded it (and checked the SPRT).
 type Message = (u64, Side, Played, SyncSender<()>);
 
-fn worker(shared: &Shared<'_>, tx: Sender<Message>) {
+fn worker(shared: &Shared<'_>, slot: usize, tx: Sender<Message>) {
     let (ack_tx, ack_rx) = mpsc::sync_channel::<()>(1);
     let config = shared.config;
     let mut seats = [
@@ -370,8 +498,13 @@ fn worker(shared: &Shared<'_>, tx: Sender<Message>) {
             time: config.time,
             max_moves: config.max_moves,
             log_dir: config.log_dir.clone(),
+            moves_played: Some(&shared.playing[slot].moves),
         };
+        let playing = &shared.playing[slot];
+        playing.moves.store(0, Ordering::Relaxed);
+        playing.game.store(spec.number, Ordering::Relaxed);
         let played = play_game(&mut seats, &spec, shared.interrupt);
+        playing.game.store(0, Ordering::Relaxed);
         if tx
             .send((index, spec.black, played, ack_tx.clone()))
             .is_err()
@@ -450,41 +583,149 @@ fn duration_text(secs: f64) -> String {
     }
 }
 
-fn show_progress(config: &MatchConfig, out: &Mutex<io::Stderr>, tally: &Tally, started: Instant) {
-    if config.progress == Progress::Off {
-        return;
-    }
-    let wdl = tally.a;
-    let done = wdl.games();
-    let mut line = format!(
-        "game {done}/{}: A {}-{}-{} (W-L-D)",
-        config.games, wdl.wins, wdl.losses, wdl.draws
-    );
-    if let (Some(s), Some(elo), Some((lo, hi))) = (wdl.score(), wdl.elo(), wdl.elo_interval()) {
-        let half = (hi - lo) / 2.0;
-        if elo.is_finite() && half.is_finite() {
-            line.push_str(&format!(", score {s:.3}, Elo {elo:+.0} +/- {half:.0}"));
-        } else {
-            line.push_str(&format!(", score {s:.3}"));
+/// The progress display on stderr: the start lines, a line per finished game, and the games in progress.
+struct Display<'a> {
+    config: &'a MatchConfig,
+    started: Instant,
+    /// When a line was last written.
+    shown: Instant,
+    /// The line of the last finished game (empty before the first).
+    finished: String,
+    /// A terminal line is open (written without its newline).
+    open: bool,
+}
+
+impl<'a> Display<'a> {
+    fn new(config: &'a MatchConfig) -> Display<'a> {
+        let now = Instant::now();
+        Display {
+            config,
+            started: now,
+            shown: now,
+            finished: String::new(),
+            open: false,
         }
     }
-    if let Some(test) = &config.sprt {
-        line.push_str(&format!(", LLR {:.2}", test.llr(wdl)));
+
+    fn write(&mut self, line: &str) {
+        let mut err = io::stderr().lock();
+        let _ = match self.config.progress {
+            Progress::Off => return,
+            Progress::Overwrite => write!(err, "\r{line}\x1b[K"),
+            Progress::Lines => writeln!(err, "{line}"),
+        };
+        let _ = err.flush();
+        self.open = self.config.progress == Progress::Overwrite;
+        self.shown = Instant::now();
     }
-    let elapsed = started.elapsed().as_secs_f64();
-    let left = config.games.saturating_sub(done);
-    if done > 0 && left > 0 {
-        line.push_str(&format!(
-            ", about {} left",
-            duration_text(elapsed / done as f64 * left as f64)
-        ));
+
+    /// The engines, the games, the board, the clock and the concurrency, on two lines.
+    fn start(&mut self, names: &[String; 2], workers: usize) {
+        let c = self.config;
+        if c.progress == Progress::Off {
+            return;
+        }
+        let plural = if c.games == 1 { "" } else { "s" };
+        let mut games = format!("{} game{plural} on {}", c.games, c.board);
+        match &c.openings {
+            OpeningSource::None if c.alternate => games.push_str(", colours alternating"),
+            OpeningSource::None => {}
+            OpeningSource::File(p) => games.push_str(&format!(", openings from {}", p.display())),
+            OpeningSource::Random(k) => games.push_str(&format!(", random openings of {k} moves")),
+        }
+        let text = format!(
+            "match: A = {} ({}), B = {} ({})\nmatch: {games}, {}, {workers} at once",
+            c.commands[0],
+            names[0],
+            c.commands[1],
+            names[1],
+            c.clock_text()
+        );
+        let mut err = io::stderr().lock();
+        let _ = writeln!(err, "{text}").and_then(|()| err.flush());
+        self.shown = Instant::now();
     }
-    let mut err = out
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let _ = match config.progress {
-        Progress::Overwrite => write!(err, "\r{line}\x1b[K"),
-        _ => writeln!(err, "{line}"),
-    };
-    let _ = err.flush();
+
+    /// A game finished: the tally, the score, the Elo difference and the time left.
+    fn finished(&mut self, tally: &Tally) {
+        let config = self.config;
+        let wdl = tally.a;
+        let done = wdl.games();
+        let mut line = format!(
+            "game {done}/{}: A {}-{}-{} (W-L-D)",
+            config.games, wdl.wins, wdl.losses, wdl.draws
+        );
+        if let (Some(s), Some(elo), Some((lo, hi))) = (wdl.score(), wdl.elo(), wdl.elo_interval()) {
+            let half = (hi - lo) / 2.0;
+            if elo.is_finite() && half.is_finite() {
+                line.push_str(&format!(", score {s:.3}, Elo {elo:+.0} +/- {half:.0}"));
+            } else {
+                line.push_str(&format!(", score {s:.3}"));
+            }
+        }
+        if let Some(test) = &config.sprt {
+            line.push_str(&format!(", LLR {:.2}", test.llr(wdl)));
+        }
+        let elapsed = self.started.elapsed().as_secs_f64();
+        let left = config.games.saturating_sub(done);
+        if done > 0 && left > 0 {
+            line.push_str(&format!(
+                ", about {} left",
+                duration_text(elapsed / done as f64 * left as f64)
+            ));
+        }
+        self.write(&line);
+        self.finished = line;
+    }
+
+    /// The games in progress and their moves so far, when it is time: every [`PLAYING_EVERY_TERMINAL`] on a
+    /// terminal, after [`PLAYING_EVERY_LINES`] of silence otherwise.
+    fn playing(&mut self, playing: &[Playing], done: u64) {
+        let every = match self.config.progress {
+            Progress::Off => return,
+            Progress::Lines => PLAYING_EVERY_LINES,
+            Progress::Overwrite => PLAYING_EVERY_TERMINAL,
+        };
+        if self.shown.elapsed() < every {
+            return;
+        }
+        let mut games: Vec<(u64, usize)> = playing
+            .iter()
+            .map(|p| {
+                (
+                    p.game.load(Ordering::Relaxed),
+                    p.moves.load(Ordering::Relaxed),
+                )
+            })
+            .filter(|&(game, _)| game > 0)
+            .collect();
+        if games.is_empty() {
+            return;
+        }
+        games.sort_unstable();
+        let list: Vec<String> = games
+            .iter()
+            .map(|(game, moves)| format!("game {game} at move {moves}"))
+            .collect();
+        let playing = format!("playing {}", list.join(", "));
+        let line = match self.config.progress {
+            Progress::Overwrite if !self.finished.is_empty() => {
+                format!("{}; {playing}", self.finished)
+            }
+            _ => format!(
+                "{playing} ({done}/{} done, {} since the start)",
+                self.config.games,
+                duration_text(self.started.elapsed().as_secs_f64())
+            ),
+        };
+        self.write(&line);
+    }
+
+    /// Ends an open terminal line.
+    fn end(&mut self) {
+        if self.open {
+            let _ = writeln!(io::stderr());
+            self.open = false;
+        }
+    }
 }

@@ -1,5 +1,10 @@
 //! Clocks and the time budget of a move. The engine must never lose on time: budgets keep a safety margin for
 //! process and pipe overhead on a loaded machine.
+//!
+//! Time that a move leaves unused is worth keeping only when a later move can use it: main time, and the earlier
+//! moves of a byo-yomi period of several stones. The last move of a period cannot pass anything on (the next
+//! period starts full), so it uses what is left of the period but a small reserve. With one stone per period,
+//! which is what a limit per move (`time_settings 0 S 1`) is, that makes "S seconds per move" mean close to S.
 
 use std::time::Duration;
 
@@ -35,8 +40,13 @@ pub enum TimeSystem {
 
 /// Seconds always kept back from a budget for process, pipe and scheduling delays.
 pub const OVERHEAD: f64 = 0.06;
-/// Share of a byo-yomi period a move may use.
+/// Share of its part of a byo-yomi period a move may use when later moves of the period can use what it leaves.
 pub const PERIOD_SHARE: f64 = 0.8;
+/// Share of a byo-yomi period kept back on the last move of the period, bounded by [`MIN_RESERVE`] and
+/// [`OVERHEAD`].
+pub const LAST_STONE_RESERVE: f64 = 0.1;
+/// The smallest reserve on the last move of a byo-yomi period.
+pub const MIN_RESERVE: f64 = 0.01;
 /// Shortest budget: a search always gets at least this.
 pub const MIN_BUDGET: f64 = 0.005;
 
@@ -148,9 +158,11 @@ impl Clock {
                         .max((period / f64::from(stones)) * PERIOD_SHARE)
                         .min(self.main_left + period * 0.5)
                         - OVERHEAD
+                } else if self.stones_left <= 1 {
+                    // The period's last move: nothing it leaves can be used later.
+                    self.period_left - last_stone_reserve(period)
                 } else {
-                    (self.period_left / f64::from(self.stones_left.max(1))) * PERIOD_SHARE
-                        - OVERHEAD
+                    (self.period_left / f64::from(self.stones_left)) * PERIOD_SHARE - OVERHEAD
                 }
             }
             TimeSystem::Byoyomi { period, .. } => {
@@ -171,6 +183,13 @@ impl Clock {
     }
 }
 
+/// Seconds kept back on the last move of a byo-yomi period of `period` seconds: a tenth of the period, at least
+/// [`MIN_RESERVE`] and at most [`OVERHEAD`]. The pipes and the end of a search take a few milliseconds; a referee
+/// such as `oust match` allows a grace margin on top.
+pub fn last_stone_reserve(period: f64) -> f64 {
+    (period * LAST_STONE_RESERVE).clamp(MIN_RESERVE, OVERHEAD)
+}
+
 /// A guess of how many more moves the side to move will make, from the number of empty points.
 pub fn moves_left(empties: usize) -> f64 {
     (empties as f64 * 0.5 + 4.0).max(6.0)
@@ -180,15 +199,62 @@ pub fn moves_left(empties: usize) -> f64 {
 mod tests {
     use super::*;
 
+    fn canadian(main: f64, period: f64, stones: u32) -> Clock {
+        Clock::new(TimeSystem::Canadian {
+            main,
+            period,
+            stones,
+        })
+    }
+
+    fn budget(clock: &Clock) -> f64 {
+        clock.budget(40.0).unwrap().as_secs_f64()
+    }
+
     #[test]
     fn canadian_one_second_per_move_keeps_a_margin() {
-        let clock = Clock::new(TimeSystem::Canadian {
-            main: 0.0,
-            period: 1.0,
-            stones: 1,
-        });
-        let b = clock.budget(40.0).unwrap().as_secs_f64();
-        assert!(b > 0.5 && b < 0.8, "{b}");
+        let b = budget(&canadian(0.0, 1.0, 1));
+        assert!((b - 0.94).abs() < 1e-9, "{b}");
+    }
+
+    #[test]
+    fn the_last_stone_of_a_period_uses_what_is_left_but_a_reserve_that_scales_with_the_period() {
+        // One stone per period (a limit per move): nearly all of it, whatever its length.
+        for (period, reserve) in [
+            (0.05, 0.01),
+            (0.1, 0.01),
+            (0.2, 0.02),
+            (0.5, 0.05),
+            (1.0, 0.06),
+            (30.0, 0.06),
+        ] {
+            let b = budget(&canadian(0.0, period, 1));
+            assert!((b - (period - reserve)).abs() < 1e-9, "{period}: {b}");
+        }
+        // The last stone of a longer period gets what the earlier stones left.
+        let mut clock = canadian(0.0, 10.0, 3);
+        clock.spend(2.0);
+        clock.spend(3.0);
+        assert_eq!((clock.period_left, clock.stones_left), (5.0, 1));
+        assert!((budget(&clock) - 4.94).abs() < 1e-9);
+        // time_left says the same.
+        let mut clock = canadian(60.0, 0.2, 1);
+        clock.set_left(0.2, 1);
+        assert!((budget(&clock) - 0.18).abs() < 1e-9);
+        // A period shorter than the reserve still gets the shortest budget.
+        assert_eq!(budget(&canadian(0.0, 0.005, 1)), MIN_BUDGET);
+    }
+
+    #[test]
+    fn earlier_stones_of_a_period_and_main_time_still_spread() {
+        // 10 s for 5 stones: 2 s each, 80% of it, less the overhead.
+        let b = budget(&canadian(0.0, 10.0, 5));
+        assert!((b - 1.54).abs() < 1e-9, "{b}");
+        // Main time is spread over the moves expected (40 here), not used up on one.
+        let b = budget(&canadian(40.0, 1.0, 1));
+        assert!((b - 0.94).abs() < 1e-9, "{b}");
+        let b = budget(&canadian(400.0, 1.0, 1));
+        assert!((b - (10.0 - OVERHEAD)).abs() < 1e-9, "{b}");
     }
 
     #[test]
@@ -210,8 +276,9 @@ mod tests {
         });
         clock.spend(3.0);
         assert_eq!((clock.period_left, clock.stones_left), (7.0, 1));
+        // The period's last stone: what is left of it, less the reserve.
         let b = clock.budget(10.0).unwrap().as_secs_f64();
-        assert!((5.0..5.6).contains(&b), "{b}");
+        assert!((b - 6.94).abs() < 1e-9, "{b}");
         clock.spend(3.0);
         assert_eq!((clock.period_left, clock.stones_left), (10.0, 2));
     }
