@@ -8,6 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand};
+use oust::bench::{self, Work};
 use oust::gtp::{self, Engine, Options, Reports};
 use oust::matches::{
     self, ClockSettings, MatchConfig, OpeningSource, Progress, ResultsFile, Sprt, TimeControl,
@@ -54,8 +55,27 @@ enum Command {
     /// Prints one JSON object on stdout, and each workload as it starts on stderr
     Bench {
         /// Seconds per workload (the MCTS workloads take twice that: a first search warms their tree up)
-        #[arg(long, default_value_t = 2.0)]
+        #[arg(long, default_value_t = 2.0, value_parser = parse_seconds)]
         seconds: f64,
+        /// Fixed work instead: exactly N uniformly random playouts from the empty --board, one thread
+        #[arg(long, value_name = "N", group = "work")]
+        playouts: Option<u64>,
+        /// Fixed work instead: perft from the empty --board to DEPTH, one thread
+        #[arg(long, value_name = "DEPTH", group = "work")]
+        perft: Option<usize>,
+        /// Fixed work instead: one MCTS search of exactly N playouts from the empty --board (reproducible with
+        /// --threads 1)
+        #[arg(long, value_name = "N", group = "work")]
+        mcts: Option<u64>,
+        /// Board of the fixed work: N, WxH or hexS
+        #[arg(long, value_name = "N|WxH|hexS", default_value = "9", value_parser = parse_size)]
+        board: Shape,
+        /// Search threads of the fixed --mcts work
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+        /// Seed of every workload: the same seed and build play the same games
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Validate SGF game records: syntax, every move legal, the result (RE) the one the moves reach. Exits with
     /// status 1 when a record is bad
@@ -195,8 +215,28 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Bench { seconds }) => {
-            let report = oust::bench::run(seconds, &mut |step| eprintln!("bench {step}"));
+        Some(Command::Bench {
+            seconds,
+            playouts,
+            perft,
+            mcts,
+            board,
+            threads,
+            seed,
+        }) => {
+            let work = match (playouts, perft, mcts) {
+                (Some(n), _, _) => Some(Work::Playouts(n)),
+                (_, Some(d), _) => Some(Work::Perft(d)),
+                (_, _, Some(n)) => Some(Work::Mcts(n)),
+                _ => None,
+            };
+            let report = match work {
+                Some(work) => match bench::fixed(work, board, threads as usize, seed) {
+                    Ok(r) => r,
+                    Err(e) => return usage_error(Some("bench"), &e),
+                },
+                None => bench::run(seconds, seed, &mut |step| eprintln!("bench {step}")),
+            };
             println!("{report}");
             ExitCode::SUCCESS
         }
