@@ -638,6 +638,22 @@ impl Position {
         captured.unwrap_or(0)
     }
 
+    /// [`Position::try_place`] for a loop that has already looked up the geometry's [`Geometry::fan`], which must
+    /// be `N`: the search's playouts decide it once per playout rather than once per placement.
+    #[inline(always)]
+    pub fn try_place_with<const N: usize>(&mut self, p: Point) -> Option<usize> {
+        debug_assert_eq!(N, self.geo.fan());
+        self.try_place_n::<N>(p)
+    }
+
+    /// [`Position::is_legal`] for a loop that has already looked up the geometry's [`Geometry::fan`], which must
+    /// be `N`.
+    #[inline(always)]
+    pub fn is_legal_with<const N: usize>(&self, p: Point) -> bool {
+        debug_assert_eq!(N, self.geo.fan());
+        self.is_legal_n::<N>(self.to_move as u8, p)
+    }
+
     #[inline(always)]
     fn try_place_n<const N: usize>(&mut self, p: Point) -> Option<usize> {
         let color = self.to_move;
@@ -645,11 +661,30 @@ impl Position {
         let enemy_color = me ^ 1;
         let pi = p.index();
         debug_assert_eq!(self.slots[pi].color, EMPTY);
-        let (joins, enemy_max) = self.contacts_n::<N>(me, p);
+        // The colours of the neighbours alone say whether the placement joins friendly stones.
+        let nb = self.geo.padded_neighbors(p);
+        let mut joins = false;
+        for &q in &nb[..N] {
+            joins |= self.slots[q.index()].color == me;
+        }
         if !joins {
-            // Non-capturing: a new group of one. Every enemy group next to it now touches a group of size 1
-            // (writes for other neighbours go to the sentinel, whose `max_adj` is never read).
+            // Non-capturing: a new group of one. Every enemy group next to it now touches a group of size 1, and
+            // the new stone touches the largest of them. Other neighbours stand for the sentinel, whose size is
+            // always 0 and whose `max_adj` is never read.
             self.note_placement(p, color);
+            let sentinel = self.geo.len() as u16;
+            let mut enemy_max = 0;
+            for &q in &nb[..N] {
+                let s = self.slots[q.index()];
+                let target = if s.color == enemy_color {
+                    s.gid
+                } else {
+                    sentinel
+                };
+                let r = &mut self.slots[target as usize];
+                enemy_max = enemy_max.max(r.size);
+                r.max_adj = r.max_adj.max(1);
+            }
             self.slots[pi] = Slot {
                 color: me,
                 gid: pi as u16,
@@ -658,17 +693,6 @@ impl Position {
                 max_adj: enemy_max,
                 empty_pos: 0,
             };
-            let sentinel = self.geo.len() as u16;
-            for &q in &self.geo.padded_neighbors(p)[..N] {
-                let s = self.slots[q.index()];
-                let target = if s.color == enemy_color {
-                    s.gid
-                } else {
-                    sentinel
-                };
-                let r = &mut self.slots[target as usize];
-                r.max_adj = r.max_adj.max(1);
-            }
             self.end_turn();
             return Some(0);
         }
