@@ -421,7 +421,35 @@ impl Position {
         for &q in &nb[..N] {
             joins |= self.slots[q.index()].color == me;
         }
-        !joins || self.probe_n::<N>(me, p).0.is_legal()
+        !joins || self.joining_is_legal_n::<N>(me, p)
+    }
+
+    /// Whether a placement of `me` on `p`, which has a friendly neighbour, is legal. The new group has between
+    /// `big + 1` and `sum + 1` stones, where `big` is the largest friendly group next to `p` and `sum` adds up the
+    /// friendly neighbours' groups, a group counted once per neighbour of `p` in it. The largest enemy group it
+    /// would touch nearly always decides against those bounds; only in between are the groups told apart.
+    #[inline(always)]
+    fn joining_is_legal_n<const N: usize>(&self, me: u8, p: Point) -> bool {
+        let nb = self.geo.padded_neighbors(p);
+        let enemy_color = me ^ 1;
+        let (mut enemy, mut big, mut sum) = (0u16, 0u16, 0u16);
+        for &q in &nb[..N] {
+            let s = self.slots[q.index()];
+            let root = self.slots[s.gid as usize];
+            let friendly = mask(s.color == me);
+            enemy =
+                enemy.max((root.max_adj & friendly) | (root.size & mask(s.color == enemy_color)));
+            let size = root.size & friendly;
+            big = big.max(size);
+            sum += size;
+        }
+        if enemy == 0 || enemy > sum {
+            false
+        } else if enemy <= big {
+            true
+        } else {
+            self.probe_n::<N>(me, p).0.is_legal()
+        }
     }
 
     /// Whether `me` has a stone next to `p`, and the size of the largest enemy group next to `p`.
@@ -696,12 +724,11 @@ impl Position {
             self.end_turn();
             return Some(0);
         }
-        let (probe, gids) = self.probe_n::<N>(me, p);
-        if !probe.is_legal() {
+        if !self.joining_is_legal_n::<N>(me, p) {
             return None;
         }
         self.note_placement(p, color);
-        Some(self.capture::<N>(p, color, &gids, probe.group as u16))
+        Some(self.capture::<N>(p, color))
     }
 
     /// Bookkeeping shared by every placement: the empty list, hash, counters and last move.
@@ -714,27 +741,26 @@ impl Position {
         self.last = Some((color, Move::Place(p)));
     }
 
-    /// The capturing part of a legal placement on `p` next to the friendly groups rooted at `gids` (with
-    /// repeats, and `u16::MAX` for non-friendly entries), forming a group of `total` stones.
-    fn capture<const N: usize>(
-        &mut self,
-        p: Point,
-        color: Color,
-        gids: &[u16],
-        total: u16,
-    ) -> usize {
+    /// The capturing part of a legal placement of `color` on `p`, next to friendly groups.
+    fn capture<const N: usize>(&mut self, p: Point, color: Color) -> usize {
         let me = color as u8;
         let pi = p.index();
-        // The distinct friendly groups around `p`; the largest keeps its root.
+        let nb = self.geo.padded_neighbors(p);
+        // The distinct friendly groups around `p`, and the size of the group they form with the new stone; the
+        // largest keeps its root.
         let mut roots = [u16::MAX; MAX_DEGREE];
         let mut nroots = 0;
         let mut root = u16::MAX;
-        for &g in gids {
-            if g != u16::MAX && !roots[..nroots].contains(&g) {
+        let mut total = 1u16;
+        for &q in &nb[..N] {
+            let s = self.slots[q.index()];
+            let g = s.gid;
+            if s.color == me && !roots[..nroots].contains(&g) {
                 roots[nroots] = g;
                 nroots += 1;
-                if root == u16::MAX || self.slots[g as usize].size > self.slots[root as usize].size
-                {
+                let size = self.slots[g as usize].size;
+                total += size;
+                if root == u16::MAX || size > self.slots[root as usize].size {
                     root = g;
                 }
             }
@@ -742,7 +768,6 @@ impl Position {
         self.slots[pi].color = me;
         self.slots[pi].gid = root;
         let roots = &roots[..nroots];
-        let nb = self.geo.padded_neighbors(p);
         // Every enemy group touching the new group goes. Only the new stone and the friendly groups that
         // touched an enemy group before can reach one.
         let mut captured = 0;
