@@ -768,20 +768,25 @@ impl Position {
         self.slots[pi].color = me;
         self.slots[pi].gid = root;
         let roots = &roots[..nroots];
-        // Every enemy group touching the new group goes. Only the new stone and the friendly groups that
-        // touched an enemy group before can reach one.
+        // Only the friendly groups that touched an enemy group can reach one. Marking all of them as already
+        // queued for recomputation keeps them out of the queue while enemy stones next to them are removed: the
+        // new group touches no enemy group once the capture is over.
+        let mut touched = [false; MAX_DEGREE];
+        for (t, &r) in touched.iter_mut().zip(roots) {
+            let g = &mut self.slots[r as usize];
+            *t = g.max_adj != 0;
+            g.max_adj = DIRTY;
+        }
+        // Every enemy group touching the new group goes.
         let mut captured = 0;
         for &q in &nb[..N] {
-            captured += self.capture_if_enemy::<N>(q, color, roots);
+            captured += self.capture_if_enemy::<N>(q, color);
         }
-        for &r in roots {
-            if self.slots[r as usize].max_adj == 0 {
-                continue;
-            }
+        for (&r, _) in roots.iter().zip(touched).filter(|&(_, t)| t) {
             let mut s = r;
             loop {
                 for &q in &self.geo.padded_neighbors(Point::from_index(s as usize))[..N] {
-                    captured += self.capture_if_enemy::<N>(q, color, roots);
+                    captured += self.capture_if_enemy::<N>(q, color);
                 }
                 s = self.slots[s as usize].next;
                 if s == r {
@@ -825,19 +830,19 @@ impl Position {
     }
 
     /// Removes the enemy group on `q`, if `q` holds an enemy stone, and returns the number of stones removed.
-    /// Friendly groups not in `keep` that touched a removed stone are queued for recomputation.
+    /// Friendly groups that touched a removed stone are queued for recomputation, unless already marked.
     #[inline(always)]
-    fn capture_if_enemy<const N: usize>(&mut self, q: Point, mover: Color, keep: &[u16]) -> usize {
+    fn capture_if_enemy<const N: usize>(&mut self, q: Point, mover: Color) -> usize {
         let s = self.slots[q.index()];
         if s.color != mover.opponent() as u8 {
             return 0;
         }
-        self.remove_group::<N>(s.gid, mover, keep)
+        self.remove_group::<N>(s.gid, mover)
     }
 
     /// Removes the enemy group rooted at `r` (see [`Position::capture_if_enemy`]).
     #[inline(never)]
-    fn remove_group<const N: usize>(&mut self, r: u16, mover: Color, keep: &[u16]) -> usize {
+    fn remove_group<const N: usize>(&mut self, r: u16, mover: Color) -> usize {
         let enemy = mover.opponent();
         let mut x = r;
         let mut n = 0;
@@ -850,7 +855,7 @@ impl Position {
             n += 1;
             for &y in &self.geo.padded_neighbors(px)[..N] {
                 let sy = self.slots[y.index()];
-                if sy.color == mover as u8 && !keep.contains(&sy.gid) {
+                if sy.color == mover as u8 {
                     let g = &mut self.slots[sy.gid as usize];
                     if g.max_adj != DIRTY {
                         g.max_adj = DIRTY;
