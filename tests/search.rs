@@ -70,6 +70,28 @@ fn solver_proves_the_small_boards_black_wins() {
 }
 
 #[test]
+fn solver_proves_small_hexhex_boards() {
+    // Exhaustive search: Black wins hexhex sides 2 and 3 (7 and 19 cells) with perfect play; the MCTS-solver
+    // proves it from the empty board (side 3 after a few thousand playouts) and opens with a winning move.
+    for side in [2, 3] {
+        let game = Game::new(Arc::new(Geometry::hex(side).unwrap()));
+        let mut memo = HashMap::new();
+        let exact = common::solve(game.position(), &mut memo);
+        assert_eq!(exact, Outcome::Win(Color::Black), "hex{side}");
+        let result = search(&game, PlayerKind::Mcts, 400_000, 1);
+        assert_eq!(result.info.proof, Some(exact), "hex{side}: root not proven");
+        assert!(result.playouts < 100_000, "hex{side}: {}", result.playouts);
+        let best = result.best.unwrap();
+        let winners: Vec<Move> = exact_children(game.position(), &mut memo)
+            .into_iter()
+            .filter(|&(_, o)| o == exact)
+            .map(|(m, _)| m)
+            .collect();
+        assert!(winners.contains(&best), "hex{side}: {best:?} does not win");
+    }
+}
+
+#[test]
 fn solver_agrees_with_exhaustive_search_and_plays_optimally() {
     let mut rng = Rng::new(5);
     let mut memo = HashMap::new();
