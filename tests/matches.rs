@@ -3,7 +3,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::Duration;
@@ -72,20 +72,31 @@ fn counts(results: &[GameResult], side: Side) -> (u64, u64, u64) {
     (wins, losses, draws)
 }
 
+/// Runs `oust match` between `commands` with `args`, writing SGF records to `dir/sgf` and the results file to
+/// `results`.
+fn run_match(commands: &[String; 2], args: &[&str], dir: &Path, results: &Path) -> Output {
+    Command::new(OUST)
+        .args(["match", "--black", &commands[0], "--white", &commands[1]])
+        .args(args)
+        .arg("--sgf-dir")
+        .arg(dir.join("sgf"))
+        .arg("--results")
+        .arg(results)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn two_oust_engines_play_twenty_games_and_everything_agrees() {
     let dir = scratch("twenty");
     let commands = [oust(1), oust(2)];
     let results_path = dir.join("results.tsv");
-    let out = Command::new(OUST)
-        .args(["match", "--black", &commands[0], "--white", &commands[1]])
-        .args(["--games", "20", "--size", "7", "--alternate", "--seed", "5"])
-        .arg("--sgf-dir")
-        .arg(dir.join("sgf"))
-        .arg("--results")
-        .arg(&results_path)
-        .output()
-        .unwrap();
+    let out = run_match(
+        &commands,
+        &["--games", "20", "--size", "7", "--alternate", "--seed", "5"],
+        &dir,
+        &results_path,
+    );
     let stdout = String::from_utf8(out.stdout).unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(out.status.success(), "{stdout}\n{stderr}");
@@ -650,16 +661,23 @@ fn hexhex_matches_with_random_openings_record_their_board() {
     let dir = scratch("hex");
     let commands = [oust(3), oust(4)];
     let results_path = dir.join("results.tsv");
-    let out = Command::new(OUST)
-        .args(["match", "--black", &commands[0], "--white", &commands[1]])
-        .args(["--games", "6", "--size", "hex4", "--random-openings", "2"])
-        .args(["--seed", "8", "--concurrency", "2"])
-        .arg("--sgf-dir")
-        .arg(dir.join("sgf"))
-        .arg("--results")
-        .arg(&results_path)
-        .output()
-        .unwrap();
+    let out = run_match(
+        &commands,
+        &[
+            "--games",
+            "6",
+            "--size",
+            "hex4",
+            "--random-openings",
+            "2",
+            "--seed",
+            "8",
+            "--concurrency",
+            "2",
+        ],
+        &dir,
+        &results_path,
+    );
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(
         out.status.success(),
