@@ -120,9 +120,18 @@ struct MatchArgs {
     /// Openings of K random legal placements from --seed; each is played twice with colours swapped
     #[arg(long, value_name = "K")]
     random_openings: Option<usize>,
-    /// Number of the first opening to use (to split a match into shards)
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// Number of the first opening to use
+    #[arg(long, value_name = "N", default_value_t = 0, conflicts_with = "shard")]
     opening_offset: usize,
+    /// Play only shard K of N of the match: a block of its --games (whole opening pairs), with the game numbers,
+    /// colours and openings they have in the whole match. Merge the shards' results files with --merge
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<(u64, u64)>,
+    /// Start each engine anew for every game, so that with deterministic engines (fixed seeds and playouts, one
+    /// thread) a game depends only on the commands, its opening and its colours: shards then play exactly the
+    /// games of one long match
+    #[arg(long)]
+    fresh_engines: bool,
     /// Longest time for one move, in seconds; sent as 'time_settings 0 S 1' when no --time-settings
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
     time_per_move: Option<f64>,
@@ -183,6 +192,27 @@ fn usage_error(subcommand: Option<&str>, message: &str) -> ExitCode {
     };
     let _ = error.print();
     ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
+}
+
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("'{s}' is not K/N with 1 <= K <= N, for example 2/4");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// The first game and the number of games of shard `k` of `n` of a match of `games` games: contiguous blocks of
+/// whole pairs of games (an opening's two games stay together), as equal as that allows.
+fn shard_games(games: u64, k: u64, n: u64) -> (u64, u64) {
+    let block = 2 * games.div_ceil(2).div_ceil(n);
+    let first = ((k - 1) * block).min(games);
+    (first, block.min(games - first))
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
@@ -412,13 +442,31 @@ fn play_match(args: &MatchArgs) -> ExitCode {
         (None, Some(k)) => OpeningSource::Random(k),
         (None, None) => OpeningSource::None,
     };
+    let (first_game, games) = match args.shard {
+        None => (0, args.games),
+        Some((k, n)) => {
+            let (first, count) = shard_games(args.games, k, n);
+            if count == 0 {
+                return usage_error(
+                    Some("match"),
+                    &format!(
+                        "--shard {k}/{n} has no games: {} games split into blocks of opening pairs leave none for it",
+                        args.games
+                    ),
+                );
+            }
+            (first, count)
+        }
+    };
     let config = MatchConfig {
         commands: [black.clone(), white.clone()],
-        games: args.games,
+        games,
         board: args.size,
         alternate: args.alternate,
         openings,
         opening_offset: args.opening_offset,
+        first_game,
+        fresh_engines: args.fresh_engines,
         time: TimeControl::new(args.time_per_move, settings, args.grace, args.timeout),
         max_moves: args.max_moves,
         concurrency: args.concurrency as usize,
@@ -485,4 +533,27 @@ fn clock_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(1, |d| d.as_nanos() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_are_blocks_of_whole_game_pairs() {
+        let blocks = |games, n| {
+            (1..=n)
+                .map(|k| shard_games(games, k, n))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(blocks(200, 4), [(0, 50), (50, 50), (100, 50), (150, 50)]);
+        assert_eq!(blocks(10, 2), [(0, 6), (6, 4)]);
+        assert_eq!(blocks(7, 2), [(0, 4), (4, 3)]);
+        // More shards than pairs: the last ones are empty (refused on the command line).
+        assert_eq!(blocks(3, 4), [(0, 2), (2, 1), (3, 0), (3, 0)]);
+        assert_eq!(parse_shard("2/4"), Ok((2, 4)));
+        assert!(parse_shard("0/4").is_err());
+        assert!(parse_shard("5/4").is_err());
+        assert!(parse_shard("1").is_err());
+    }
 }
