@@ -21,6 +21,32 @@ pub enum MoveTextError {
     OffBoard(IllegalMove),
 }
 
+/// Why [`Notation::read_move`] refused a move's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadMoveError {
+    /// In GTP's notation: [`parse_move`]'s refusal.
+    Gtp(MoveTextError),
+    /// In Abstract Play's notation: the text is neither a cell nor `pass`.
+    NotACell(String),
+    /// In Abstract Play's notation: a cell the board does not have.
+    Cell(CellError),
+}
+
+impl fmt::Display for ReadMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadMoveError::Gtp(e) => write!(f, "{e}"),
+            ReadMoveError::NotACell(text) => write!(
+                f,
+                "expected a cell such as d4 (Abstract Play's notation), or pass, got '{text}'"
+            ),
+            ReadMoveError::Cell(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ReadMoveError {}
+
 impl fmt::Display for MoveTextError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -54,6 +80,71 @@ pub fn parse_move(geo: &Geometry, text: &str) -> Result<Move, MoveTextError> {
         Ok(p) => Ok(Move::Place(p)),
         Err(VertexError::Syntax(t)) => Err(MoveTextError::NotAMove(t)),
         Err(VertexError::OffBoard(off)) => Err(MoveTextError::OffBoard(IllegalMove::OffBoard(off))),
+    }
+}
+
+/// The names moves are written and read in by `play`, `genmove` and `list_legal`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Notation {
+    /// GTP vertices, such as `D4` (GoGui's names on a hexhex board's rhombus).
+    #[default]
+    Gtp,
+    /// Abstract Play's cell names, such as `d4` ([`cell_name`]).
+    AbstractPlay,
+}
+
+impl Notation {
+    /// `gtp` or `ap`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Notation::Gtp => "gtp",
+            Notation::AbstractPlay => "ap",
+        }
+    }
+
+    /// Reads `gtp` or `ap` (any case).
+    pub fn parse(text: &str) -> Option<Notation> {
+        match text.to_ascii_lowercase().as_str() {
+            "gtp" => Some(Notation::Gtp),
+            "ap" => Some(Notation::AbstractPlay),
+            _ => None,
+        }
+    }
+
+    /// The name of a move: [`move_name`] or [`cell_name`] (lower case), or `pass`.
+    pub fn move_text(self, geo: &Geometry, mv: Move) -> String {
+        match (self, mv) {
+            (Notation::AbstractPlay, Move::Place(p)) => cell_name(geo, p),
+            _ => move_name(geo, mv),
+        }
+    }
+
+    /// Reads a move in this notation: a vertex or cell, or `pass`.
+    ///
+    /// # Errors
+    /// [`ReadMoveError`]: [`parse_move`]'s refusal, or in Abstract Play's notation text that is not a cell, or a
+    /// cell the board lacks.
+    pub fn read_move(self, geo: &Geometry, text: &str) -> Result<Move, ReadMoveError> {
+        match self {
+            Notation::Gtp => parse_move(geo, text).map_err(ReadMoveError::Gtp),
+            Notation::AbstractPlay if text.eq_ignore_ascii_case("pass") => Ok(Move::Pass),
+            Notation::AbstractPlay => match parse_cell(geo, text) {
+                Ok(p) => Ok(Move::Place(p)),
+                Err(CellError::Syntax(t)) => Err(ReadMoveError::NotACell(t)),
+                Err(e) => Err(ReadMoveError::Cell(e)),
+            },
+        }
+    }
+
+    /// A refusal of the rules, whose vertices are GTP names, with this notation's names.
+    pub fn illegal(self, geo: &Geometry, e: IllegalMove) -> IllegalMove {
+        match self {
+            Notation::Gtp => e,
+            Notation::AbstractPlay => e.renamed(|vertex| {
+                geo.parse_vertex(vertex)
+                    .map_or_else(|_| vertex.to_string(), |p| cell_name(geo, p))
+            }),
+        }
     }
 }
 
