@@ -109,26 +109,16 @@ fn bad_cells_say_what_the_board_has() {
     let hex = geo(Shape::Hex { side: 7 });
     let square = geo(Shape::square(11));
     let msg = |g: &Geometry, cell: &str| parse_cell(g, cell).unwrap_err().to_string();
-    assert_eq!(
-        msg(&hex, "g14"),
-        "g14 is off the board: row g has cells g1 to g13"
-    );
-    assert_eq!(
-        msg(&hex, "a8"),
-        "a8 is off the board: row a has cells a1 to a7"
-    );
-    assert_eq!(
-        msg(&hex, "n1"),
-        "n1 is off the board: the hexagon of side 7 has rows a to m"
-    );
-    assert_eq!(
-        msg(&square, "l1"),
-        "l1 is off the board: the 11x11 board has columns a to k and rows 1 to 11"
-    );
-    assert_eq!(
-        msg(&square, "a12"),
-        "a12 is off the board: the 11x11 board has columns a to k and rows 1 to 11"
-    );
+    let square_cells = "the 11x11 board has columns a to k and rows 1 to 11";
+    for (g, cell, has) in [
+        (&hex, "g14", "row g has cells g1 to g13"),
+        (&hex, "a8", "row a has cells a1 to a7"),
+        (&hex, "n1", "the hexagon of side 7 has rows a to m"),
+        (&square, "l1", square_cells),
+        (&square, "a12", square_cells),
+    ] {
+        assert_eq!(msg(g, cell), format!("{cell} is off the board: {has}"));
+    }
     for bad in ["", "d", "4d", "d0", "d04x", "dd4", "d-4", "é4", "d1234"] {
         assert_eq!(
             msg(&hex, bad),
