@@ -92,7 +92,66 @@ fn hexhex_showboard_is_a_hexagon_with_its_coordinates() {
 fn ids_are_echoed_on_success_and_failure() {
     assert_eq!(
         transcript(b"1 name\n2 frobnicate\nname\nfrobnicate\n"),
-        "=1 oust\n\n?2 unknown command\n\n= oust\n\n? unknown command\n\n"
+        "=1 oust\n\n?2 unknown command: frobnicate\n\n= oust\n\n? unknown command: frobnicate\n\n"
+    );
+}
+
+#[test]
+fn unknown_commands_are_named_with_the_command_they_are_near() {
+    let long = "x".repeat(100);
+    let cases = [
+        (
+            "PLAY W E5",
+            "unknown command: PLAY (commands are lower case: did you mean play?)",
+        ),
+        ("exit", "unknown command: exit (did you mean quit?)"),
+        (
+            "help",
+            "unknown command: help (list_commands lists every command)",
+        ),
+        (
+            "HELP me",
+            "unknown command: HELP (list_commands lists every command)",
+        ),
+        (
+            "showbord",
+            "unknown command: showbord (did you mean showboard?)",
+        ),
+        ("nmae", "unknown command: nmae (did you mean name?)"),
+        (
+            "genmvoe b",
+            "unknown command: genmvoe (did you mean genmove?)",
+        ),
+        (
+            "genmove_black",
+            "unknown command: genmove_black (did you mean genmove?)",
+        ),
+        (
+            "setup b X",
+            "unknown command: setup (did you mean oust-setup?)",
+        ),
+        (
+            "list-commands",
+            "unknown command: list-commands (did you mean list_commands?)",
+        ),
+        (
+            "lz-analyze b 50",
+            "unknown command: lz-analyze (did you mean oust-analyze?)",
+        ),
+        ("frobnicate", "unknown command: frobnicate"),
+        ("go", "unknown command: go"),
+        ("xyzzy", "unknown command: xyzzy"),
+    ];
+    for (line, message) in cases {
+        assert_eq!(
+            transcript(format!("3 {line}\n").as_bytes()),
+            format!("?3 {message}\n\n"),
+            "{line}"
+        );
+    }
+    assert_eq!(
+        transcript(format!("{long}\n").as_bytes()),
+        format!("? unknown command: {}...\n\n", &long[..40])
     );
 }
 
@@ -126,7 +185,7 @@ fn an_id_alone_or_an_oversized_id_is_a_syntax_error() {
 fn invalid_utf8_is_an_unknown_command_or_a_syntax_error() {
     assert_eq!(
         transcript(b"\xff\xfe\n5 play b \xc3\x28\n"),
-        "? unknown command\n\n?5 syntax error: expected a vertex such as D4, or pass, got '\u{fffd}('\n\n"
+        "? unknown command: \u{fffd}\u{fffd}\n\n?5 syntax error: expected a vertex such as D4, or pass, got '\u{fffd}('\n\n"
     );
 }
 

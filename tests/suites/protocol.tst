@@ -30,7 +30,17 @@ clear_board
 
 # Unknown commands, wrong arity and bad arguments
 10 frobnicate
-#? [unknown command]*
+#? [unknown command: frobnicate]*
+
+# The text after the name teaches: another case, a common alias, a command one or two letters away.
+54 PLAY b D4
+#? [unknown command: PLAY \(commands are lower case: did you mean play\?\)]*
+
+55 exit
+#? [unknown command: exit \(did you mean quit\?\)]*
+
+56 help
+#? [unknown command: help \(list_commands lists every command\)]*
 
 11 play b
 #? [syntax error: play takes 2 arguments \(COLOR MOVE\), got 1]*
