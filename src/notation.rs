@@ -22,7 +22,18 @@ impl fmt::Display for MoveTextError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MoveTextError::NotAMove(text) => {
-                write!(f, "expected a vertex such as D4, or pass, got '{text}'")
+                write!(f, "expected a vertex such as D4, or pass, got '{text}'")?;
+                let mut chars = text.chars();
+                let column_i = matches!(chars.next(), Some('I' | 'i'))
+                    && !chars.as_str().is_empty()
+                    && chars.as_str().bytes().all(|b| b.is_ascii_digit());
+                if column_i {
+                    write!(
+                        f,
+                        ": there is no column I (the columns skip it, as in Go: H, J)"
+                    )?;
+                }
+                Ok(())
             }
             MoveTextError::OffBoard(e) => write!(f, "{e}"),
         }
@@ -259,6 +270,24 @@ mod tests {
                 Err(MoveTextError::NotAMove(_))
             ));
         }
+    }
+
+    #[test]
+    fn column_i_is_named_as_missing() {
+        let geo = Geometry::square(9).unwrap();
+        let message = |text: &str| parse_move(&geo, text).unwrap_err().to_string();
+        assert_eq!(
+            message("i5"),
+            "expected a vertex such as D4, or pass, got 'i5': there is no column I (the columns skip it, as in Go: H, J)"
+        );
+        assert_eq!(
+            message("I"),
+            "expected a vertex such as D4, or pass, got 'I'"
+        );
+        assert_eq!(
+            message("IX"),
+            "expected a vertex such as D4, or pass, got 'IX'"
+        );
     }
 
     #[test]

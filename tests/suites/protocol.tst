@@ -52,7 +52,7 @@ clear_board
 #? [syntax error: expected a colour \(b, black, w, white\), got 'red']*
 
 14 play b I4
-#? [syntax error: expected a vertex such as D4, or pass, got 'I4']*
+#? [syntax error: expected a vertex such as D4, or pass, got 'I4': there is no column I \(the columns skip it, as in Go: H, J\)]*
 
 15 play b D0
 #? [syntax error: expected a vertex such as D4, or pass, got 'D0']*
@@ -74,6 +74,15 @@ clear_board
 
 21 boardsize 99999999999999999999999
 #? [syntax error: the size must be a whole number, got '99999999999999999999999']*
+
+57 boardsize 9x9
+#? [syntax error: the size must be a whole number, got '9x9' \(for a 9 x 9 board use rectangular_boardsize 9 9\)]*
+
+58 boardsize 7X5
+#? [syntax error: the size must be a whole number, got '7X5' \(for a 7 x 5 board use rectangular_boardsize 7 5\)]*
+
+59 boardsize hex7
+#? [syntax error: the size must be a whole number, got 'hex7' \(for a hexhex board use oust-board hex7\)]*
 
 22 komi 6.5
 #? []
