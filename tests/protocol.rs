@@ -370,6 +370,16 @@ fn binary_survives_a_two_megabyte_line_and_garbage() {
 }
 
 #[test]
+fn parameter_names_take_either_spelling_on_the_command_line() {
+    let out = run_binary(
+        &["--set", "time-per-move=0.25", "--set", "tree_mb=8"],
+        b"oust-get-param time_per_move\noust-get-param tree-mb\n",
+        &[],
+    );
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "= 0.25\n\n= 8\n\n");
+}
+
+#[test]
 fn genmove_is_reproducible_with_a_seed() {
     let input = b"boardsize 7\ngenmove b\ngenmove w\ngenmove b\ngenmove w\ngenmove b\ngenmove w\nshowboard\n";
     let args = [&["--seed", "42"][..], &QUICK[..]].concat();

@@ -139,6 +139,13 @@ fn every_parameter_reads_back_what_was_set() {
             &format!("oust-set-param {name} {value}\noust-get-param {name}\n"),
         );
         assert_eq!(out, format!("=\n\n= {value}\n\n"), "{name}");
+        // The spelling of the command-line flags works too.
+        let flag = name.replace('_', "-");
+        let out = send(
+            &mut e,
+            &format!("oust-set-param {flag} {value}\noust-get-param {flag}\n"),
+        );
+        assert_eq!(out, format!("=\n\n= {value}\n\n"), "{flag}");
     }
 }
 
