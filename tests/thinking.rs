@@ -233,7 +233,7 @@ fn resigns_when_lost_for_two_searches_in_a_row() {
             resigned = true;
             break;
         }
-        if out.contains("result") || out.contains("cannot move") {
+        if out.contains("result") || out.contains("the game is over") {
             break;
         }
     }

@@ -19,10 +19,8 @@ fn check_turn(e: &Engine, color: Color) -> Result<(), GtpError> {
     let pos = e.game.position();
     let status = pos.status();
     if let Status::Over(outcome) = status {
-        return Err(GtpError::Failed(format!(
-            "cannot move: the game is over ({})",
-            outcome.describe()
-        )));
+        // Worded as `play` words it.
+        return Err(GtpError::Illegal(IllegalMove::GameOver { outcome }));
     }
     if color != pos.to_move() {
         let turn = IllegalMove::NotYourTurn {
