@@ -132,8 +132,8 @@ fn gogui_ruler_replay_and_game_end() {
     let out = transcript(&mut e, input);
     let after_list = out.split_once("\n\n").unwrap().1;
     let expected = "= Oust\n\n= 9\n\n=\n\n=\n\n=\n\n= black\n\n\
-        ? illegal move: black is to move: white's placement did not capture\n\n\
-        ? illegal move: black is to move: white's placement did not capture\n\n\
+        ? illegal move: D6 is occupied by a white stone\n\n\
+        ? illegal move: D6 is occupied by a white stone\n\n\
         =\n\n=\n\n=\n\n=\n\n\
         = . . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n. . . X X . . . .\n\
         . . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n\n\

@@ -95,9 +95,10 @@ komi 6.5
 26 gogui-rules_captured_count
 #? [1 1]
 
-# GoGui also replays moves already on the board: they fail and change nothing.
+# GoGui also replays moves already on the board: they fail, saying the point is occupied (whoever is to move),
+# and change nothing.
 27 play W A4
-#? [illegal move: black is to move: white's placement did not capture]*
+#? [illegal move: A4 is occupied by a white stone]*
 
 28 play B B2
 #? [illegal move: B2 is occupied by a black stone]*

@@ -1,6 +1,6 @@
 //! Playing through the protocol: `play`, `undo`, the legal moves and the score.
 
-use crate::rules::Status;
+use crate::rules::{IllegalMove, Move, Status};
 
 use crate::gtp::args;
 use crate::gtp::error::GtpError;
@@ -8,10 +8,22 @@ use crate::gtp::format::legal_list;
 use crate::gtp::reply::Reply;
 use crate::gtp::state::Engine;
 
-/// `play COLOR MOVE`: plays the move and answers what it did.
+/// `play COLOR MOVE`: plays the move and answers what it did. A placement on an occupied point is refused as
+/// occupied even when COLOR is not to move (the rules look at the turn first): GoGui sends every move again
+/// after it is on the board, and logs the plain reason.
 pub fn play(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
     let color = args::color(args[0])?;
-    let mv = args::mv(e.game.position().geometry(), args[1])?;
+    let pos = e.game.position();
+    let mv = args::mv(pos.geometry(), args[1])?;
+    if let Move::Place(p) = mv
+        && !matches!(pos.status(), Status::Over(_))
+        && let Some(stone) = pos.color_at(p)
+    {
+        return Err(GtpError::Illegal(IllegalMove::Occupied {
+            vertex: pos.geometry().name(p),
+            stone,
+        }));
+    }
     let report = e.game.play(color, mv).map_err(GtpError::Illegal)?;
     Ok(Reply::Played(report))
 }
