@@ -117,7 +117,7 @@ clear_board
 #? [illegal move: black cannot pass while a placement is legal \(for example A1\)]*
 
 32 final_score
-#? [game is not over]*
+#? [cannot score: the game is not over]*
 
 33 undo
 #? []

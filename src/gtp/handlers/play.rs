@@ -41,10 +41,12 @@ pub fn list_legal(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
     Ok(legal_list(e.game.position()).into())
 }
 
-/// `final_score`: the result once the game is over.
+/// `final_score`: the result once the game is over; before, GTP's `cannot score` and why.
 pub fn final_score(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
     match e.game.position().status() {
         Status::Over(o) => Ok(o.code().into()),
-        _ => Err(GtpError::Failed("game is not over".into())),
+        _ => Err(GtpError::Failed(
+            "cannot score: the game is not over".into(),
+        )),
     }
 }
