@@ -13,7 +13,7 @@ use oust::matches::{
     self, ClockSettings, MatchConfig, OpeningSource, Progress, ResultsFile, Sprt, TimeControl,
 };
 use oust::rules::{Geometry, Shape, Status};
-use oust::sgf;
+use oust::{notation, sgf};
 
 /// An engine for the board game Oust, speaking a GTP-style protocol on stdin and stdout.
 #[derive(Parser, Debug)]
@@ -224,7 +224,11 @@ fn sgf_check(files: &[PathBuf], board: Option<Shape>) -> ExitCode {
     if bad == 0 {
         ExitCode::SUCCESS
     } else {
-        eprintln!("{bad} of {} records are bad", files.len());
+        let verb = if bad == 1 { "is" } else { "are" };
+        eprintln!(
+            "{bad} of {} {verb} bad",
+            notation::count(files.len(), "record")
+        );
         ExitCode::FAILURE
     }
 }
@@ -238,9 +242,9 @@ fn check_file(file: &Path, board: Option<Shape>) -> Result<String, String> {
         _ => format!("unfinished, {} to move", pos.to_move()),
     };
     Ok(format!(
-        "{}, {} moves, {end}",
+        "{}, {}, {end}",
         record.board,
-        record.moves.len()
+        notation::count(record.moves.len(), "move")
     ))
 }
 

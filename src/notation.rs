@@ -42,6 +42,11 @@ impl fmt::Display for MoveTextError {
 
 impl std::error::Error for MoveTextError {}
 
+/// A count and its noun, singular for one: `1 move`, `2 moves`, `0 moves`. The noun takes a plain `s`.
+pub fn count(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 /// The name of a move on `geo`'s board: a vertex in upper case, such as `D4`, or `pass`.
 pub fn move_name(geo: &Geometry, mv: Move) -> String {
     match mv {
@@ -144,13 +149,15 @@ impl fmt::Display for RowsError {
                 uneven: false,
             } => write!(
                 f,
-                "row {row} has {got} points, the board is {expected} wide"
+                "row {row} has {}, the board is {expected} wide",
+                count(*got, "point")
             ),
             RowsError::RowLength {
                 row, got, expected, ..
             } => write!(
                 f,
-                "row {row} has {got} points, the board's row {row} has {expected}"
+                "row {row} has {}, the board's row {row} has {expected}",
+                count(*got, "point")
             ),
             RowsError::BadChar { ch, row } => write!(
                 f,
@@ -329,5 +336,11 @@ mod tests {
             parse_rows(&geo, "xo/.b.").unwrap_err().to_string(),
             "the board has 3 rows, the setup gives 2"
         );
+        assert_eq!(
+            parse_rows(&geo, "xo/.b./w").unwrap_err().to_string(),
+            "row 1 has 1 point, the board's row 1 has 2"
+        );
+        assert_eq!(count(1, "move"), "1 move");
+        assert_eq!(count(0, "move"), "0 moves");
     }
 }

@@ -101,7 +101,8 @@ fn clock_and_parameter_errors() {
         &mut e,
         "1 time_settings 1 2\n2 time_settings a 0 0\n3 time_left x 1 0\n4 kgs-time_settings byoyomi 1\n\
          5 kgs-time_settings fischer 1 2\n6 oust-set-param threads 0\n7 oust-set-param nope 1\n8 oust-get-param nope\n\
-         9 oust-set-param player alphazero\n10 oust-analyze 0\n11 oust-get-param threads\n",
+         9 oust-set-param player alphazero\n10 oust-analyze 0\n11 oust-get-param threads\n\
+         12 kgs-time_settings absolute\n",
     );
     let expected = "?1 syntax error: time_settings takes 3 arguments (MAIN BYO_YOMI_TIME BYO_YOMI_STONES), got 2\n\n\
         ?2 syntax error: main time must be a number of seconds from 0 to 10000000, got 'a'\n\n\
@@ -113,7 +114,8 @@ fn clock_and_parameter_errors() {
         ?8 unknown parameter 'nope'\n\n\
         ?9 syntax error: player: expected mcts, uct-plain or random, got 'alphazero'\n\n\
         ?10 syntax error: the interval is in centiseconds, 1 to 360000, got '0'\n\n\
-        =11 1\n\n";
+        =11 1\n\n\
+        ?12 syntax error: kgs-time_settings absolute takes 1 number, got 0\n\n";
     assert_eq!(out, expected);
 }
 

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use crate::notation::count;
 use crate::rules::Color;
 use crate::sgf::{self, GameInfo};
 
@@ -51,14 +52,14 @@ pub fn loadsgf(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
     {
         log::info!(
             "loadsgf {file} {n}: the record has {}, so all of them are played",
-            plural(moves, "move")
+            count(moves, "move")
         );
     }
     let game = sgf::replay(&record, limit).map_err(|err| failed(err.to_string()))?;
     log::info!(
         "loaded '{file}': {} of {}",
         game.records().len(),
-        plural(moves, "move")
+        count(moves, "move")
     );
     e.start_game(game);
     e.players = [
@@ -66,9 +67,4 @@ pub fn loadsgf(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
         record.get("PW").map(str::to_string),
     ];
     Ok(Reply::Text(String::new()))
-}
-
-/// `1 move`, `2 moves`.
-fn plural(n: usize, noun: &str) -> String {
-    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
