@@ -202,6 +202,22 @@ fn an_oversized_line_is_refused_and_the_next_line_is_read() {
 }
 
 #[test]
+fn the_line_cap_counts_the_command_not_comments_or_padding() {
+    // A megabyte of comment, of spaces between the words, of control characters: short commands all the same.
+    let mut input = b"1 name # ".to_vec();
+    input.extend("a long comment ".repeat(70_000).as_bytes());
+    input.extend_from_slice(b"\n2 play");
+    input.extend(std::iter::repeat_n(b' ', 1024 * 1024));
+    input.extend_from_slice(b"b D4\n3 oust-status\x00");
+    input.extend(std::iter::repeat_n(b'\x00', 1024 * 1024));
+    input.extend_from_slice(b"\n");
+    assert_eq!(
+        transcript(&input),
+        "=1 oust\n\n=2\n\n=3 to-move w extra-turn no must-pass no stones-b 1 stones-w 0 captured-b 0 captured-w 0 placements 1 result none\n\n"
+    );
+}
+
+#[test]
 fn multi_line_responses_have_no_blank_line_inside() {
     let out = transcript(b"boardsize 3\n1 showboard\n2 list_commands\n");
     let responses: Vec<&str> = out.split_terminator("\n\n").collect();
