@@ -362,16 +362,20 @@ fn binary_exits_zero_on_end_of_input_and_after_quit() {
 
 #[test]
 fn binary_stdout_carries_only_responses_even_with_debug_logging() {
-    let input = b"1 boardsize 5\n2 genmove b\n3 genmove w\n4 showboard\nbogus\n";
+    let input = b"1 boardsize 5\n2 genmove b\n3 genmove w\n4 showboard\nbogus\n5 oust-heatmap\n\
+                  6 oust-set-param resign_threshold 0.1\n7 genmove b\n8 loadsgf none.sgf\n";
     let args = [&["--seed", "4"][..], &QUICK[..]].concat();
     let quiet = run_binary(&args, input, &[]);
     let loud = run_binary(&args, input, &[("RUST_LOG", "trace")]);
     assert_eq!(quiet.stdout, loud.stdout);
-    assert!(
-        !loud.stderr.is_empty(),
-        "debug logging should write to stderr"
-    );
-    assert!(String::from_utf8_lossy(&loud.stderr).contains("<- 2 genmove b"));
+    let log = String::from_utf8_lossy(&loud.stderr);
+    assert!(!log.is_empty(), "debug logging should write to stderr");
+    assert!(log.contains("<- 2 genmove b"), "{log}");
+    assert!(log.contains("low streak"), "{log}");
+    // Readable text, not Rust's Debug forms.
+    for debug in ["Some(", "None", "Ok(", "Err(", "{ "] {
+        assert!(!log.contains(debug), "{debug} in the log:\n{log}");
+    }
 }
 
 #[test]

@@ -49,11 +49,11 @@ fn wants_resign(e: &mut Engine, result: &SearchResult) -> bool {
                 && result.winrate().is_some_and(|w| f64::from(w) < threshold)));
     let streak = &mut e.low_streak[me.index()];
     *streak = if low { *streak + 1 } else { 0 };
-    log::debug!(
-        "{me} to move: winrate {:?}, proof {:?}, low streak {streak}",
-        result.winrate(),
-        result.info.proof
-    );
+    let winrate = result
+        .winrate()
+        .map_or_else(|| "unknown".to_string(), |w| format!("{w:.3}"));
+    let proof = result.info.proof.map_or("none", |o| o.code());
+    log::debug!("{me} to move: winrate {winrate}, proof {proof}, low streak {streak}");
     *streak >= 2
 }
 
