@@ -175,6 +175,45 @@ impl Read for Slow {
 }
 
 #[test]
+fn analysis_takes_the_colour_to_move_as_lz_analyze_does() {
+    let mut e = engine();
+    let input = Slow {
+        chunks: vec![
+            (
+                Duration::ZERO,
+                b"boardsize 7\n1 oust-analyze w 5\n2 oust-analyze x 5\n3 oust-analyze b 0\n4 oust-analyze B 5\n"
+                    .to_vec(),
+            ),
+            (Duration::from_millis(300), b"5 oust-analyze b\n6 name\n".to_vec()),
+        ],
+        current: Cursor::new(Vec::new()),
+    };
+    let mut out = Vec::new();
+    gtp::run(&mut e, std::io::BufReader::new(input), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.starts_with(
+            "=\n\n?1 black is to move: no move has been played yet\n\n\
+             ?2 syntax error: expected a colour (b, black, w, white), got 'x'\n\n\
+             ?3 syntax error: the interval is in centiseconds, 1 to 360000, got '0'\n\n\
+             =4\ninfo move "
+        ),
+        "{text}"
+    );
+    assert!(text.contains("\n\n=5\n"), "{text}");
+    assert!(text.ends_with("\n\n=6 oust\n\n"), "{text}");
+    // After a capture the same colour is to move.
+    let out = send(
+        &mut e,
+        "rectangular_boardsize 4 2\noust-setup b XO../...O\nplay b A1\n7 oust-analyze w 1\n",
+    );
+    assert!(
+        out.ends_with("?7 black is to move: extra turn after a capture\n\n"),
+        "{out}"
+    );
+}
+
+#[test]
 fn analysis_streams_until_the_next_command_and_is_framed() {
     let mut e = engine();
     let input = Slow {

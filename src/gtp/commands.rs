@@ -290,8 +290,8 @@ pub static COMMANDS: &[CommandSpec] = &[
     ),
     command!(
         "oust-analyze",
-        "[INTERVAL]",
-        0..=1,
+        "[COLOR] [INTERVAL]",
+        0..=2,
         "stream the search until the next command",
         think::analyze
     ),

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use crate::gtp::args;
 use crate::gtp::error::{GtpError, syntax};
 use crate::gtp::format::move_name;
-use crate::gtp::parse::parse_int;
+use crate::gtp::parse::{parse_color, parse_int};
 use crate::gtp::reply::Reply;
 use crate::gtp::state::Engine;
 use crate::rules::{Color, IllegalMove, Move, Status};
@@ -17,12 +17,18 @@ const RESIGN_MIN_VISITS: u64 = 200;
 /// Checks that `color` may move now.
 fn check_turn(e: &Engine, color: Color) -> Result<(), GtpError> {
     let pos = e.game.position();
-    let status = pos.status();
-    if let Status::Over(outcome) = status {
+    if let Status::Over(outcome) = pos.status() {
         // Worded as `play` words it.
         return Err(GtpError::Illegal(IllegalMove::GameOver { outcome }));
     }
-    if color != pos.to_move() {
+    check_side(e, color)
+}
+
+/// Checks that `color` is the side to move, while the game is on.
+fn check_side(e: &Engine, color: Color) -> Result<(), GtpError> {
+    let pos = e.game.position();
+    let status = pos.status();
+    if color != pos.to_move() && !matches!(status, Status::Over(_)) {
         let turn = IllegalMove::NotYourTurn {
             color,
             to_move: pos.to_move(),
@@ -94,9 +100,18 @@ pub fn reg_genmove(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
     Ok(move_name(e.game.position(), mv).into())
 }
 
-/// `oust-analyze [INTERVAL]`: asks the session to stream the analysis.
-pub fn analyze(_: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
-    let centis = match args.first() {
+/// `oust-analyze [COLOR] [INTERVAL]`, as `lz-analyze`: asks the session to stream the analysis. The colour, when
+/// given, must be the side to move (the rules decide it; a capture keeps the turn).
+pub fn analyze(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
+    let (color, interval) = match args {
+        [] => (None, None),
+        [one] => match parse_color(one) {
+            Some(c) => (Some(c), None),
+            None => (None, Some(*one)),
+        },
+        [color, interval, ..] => (Some(args::color(color)?), Some(*interval)),
+    };
+    let centis = match interval {
         None => 100,
         Some(t) => parse_int(t)
             .filter(|&c| (1..=360_000).contains(&c))
@@ -106,6 +121,9 @@ pub fn analyze(_: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
                 ))
             })?,
     };
+    if let Some(color) = color {
+        check_side(e, color)?;
+    }
     Ok(Reply::Stream(Duration::from_millis(centis * 10)))
 }
 
