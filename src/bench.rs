@@ -1,5 +1,11 @@
-//! `oust bench`: fixed, seeded workloads that measure speed: uniformly random playouts and perft (the rules core,
-//! one thread), and MCTS search with one and with two threads.
+//! `oust bench`: seeded workloads that measure speed: uniformly random playouts and perft (the rules core, one
+//! thread), and MCTS search with one and with two threads.
+//!
+//! Every figure comes twice: per second of wall time, and per second of CPU time (the measuring thread's own for
+//! the one-thread workloads, the whole process's for the searches). On a shared machine the CPU-time figure is the
+//! honest one: load from other processes lowers wall-time rates but not CPU-time ones. The fixed-work mode
+//! ([`fixed`]) does an exact amount of seeded work, so that instruction counts (`valgrind --tool=callgrind`) can
+//! compare two builds exactly.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -29,7 +35,78 @@ pub const BOARDS: [Shape; 4] = [
     Shape::Hex { side: 7 },
 ];
 
-/// Results of the random-playout workload on one board size.
+/// Which CPU clock a [`Meter`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CpuClock {
+    /// The calling thread's CPU time.
+    Thread,
+    /// The whole process's CPU time, every thread's.
+    Process,
+}
+
+/// Seconds of CPU time of `clock` so far.
+fn cpu_seconds(clock: CpuClock) -> f64 {
+    let id = match clock {
+        CpuClock::Thread => libc::CLOCK_THREAD_CPUTIME_ID,
+        CpuClock::Process => libc::CLOCK_PROCESS_CPUTIME_ID,
+    };
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime(2) writes one timespec through the pointer, which points to a live, properly aligned
+    // local; the clock ids are constants every Linux kernel supports. On failure it returns -1 and we report 0.
+    let ok = unsafe { libc::clock_gettime(id, &mut ts) } == 0;
+    if ok {
+        ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+    } else {
+        0.0
+    }
+}
+
+/// Wall time and CPU time of a piece of work.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Times {
+    /// Wall-clock seconds.
+    pub wall: f64,
+    /// CPU seconds.
+    pub cpu: f64,
+}
+
+impl Times {
+    /// `count` per second of wall time and per second of CPU time.
+    pub fn rates(&self, count: f64) -> (f64, f64) {
+        (count / self.wall.max(1e-9), count / self.cpu.max(1e-9))
+    }
+}
+
+/// Measures wall time and CPU time from its creation.
+pub struct Meter {
+    clock: CpuClock,
+    wall: Instant,
+    cpu: f64,
+}
+
+impl Meter {
+    /// Starts measuring.
+    pub fn start(clock: CpuClock) -> Meter {
+        Meter {
+            clock,
+            wall: Instant::now(),
+            cpu: cpu_seconds(clock),
+        }
+    }
+
+    /// The times so far.
+    pub fn read(&self) -> Times {
+        Times {
+            wall: self.wall.elapsed().as_secs_f64(),
+            cpu: cpu_seconds(self.clock) - self.cpu,
+        }
+    }
+}
+
+/// Results of the random-playout workload on one board.
 #[derive(Clone, Copy, Debug)]
 pub struct PlayoutStats {
     /// The board.
@@ -40,21 +117,13 @@ pub struct PlayoutStats {
     pub placements: u64,
     /// Playouts stopped by the move cap (should be 0).
     pub capped: u64,
-    /// Wall time spent.
-    pub elapsed: Duration,
+    /// Games Black won (a check that two builds played the same games).
+    pub black_wins: u64,
+    /// Time spent.
+    pub times: Times,
 }
 
 impl PlayoutStats {
-    /// Playouts per second.
-    pub fn playouts_per_s(&self) -> f64 {
-        self.playouts as f64 / self.elapsed.as_secs_f64()
-    }
-
-    /// Placements per second.
-    pub fn placements_per_s(&self) -> f64 {
-        self.placements as f64 / self.elapsed.as_secs_f64()
-    }
-
     /// Mean placements per playout.
     pub fn mean_length(&self) -> f64 {
         self.placements as f64 / self.playouts.max(1) as f64
@@ -66,64 +135,70 @@ pub fn playout_cap(points: usize) -> usize {
     points * 50
 }
 
-/// Runs uniformly random playouts from the empty `board` for about `budget`.
-pub fn playout_workload(board: Shape, budget: Duration, seed: u64) -> PlayoutStats {
+/// Runs uniformly random playouts from the empty `board` until `stop` says so, asked every 64 playouts with the
+/// number done (or, with an exact count, until it is reached).
+fn playouts(board: Shape, seed: u64, mut stop: impl FnMut(u64) -> bool) -> PlayoutStats {
     let geo = Arc::new(Geometry::new(board).expect("bench boards are valid"));
     let start_pos = Position::new(geo.clone());
     let mut pos = start_pos.clone();
     let mut rng = Rng::new(seed);
     let mut buf = Vec::with_capacity(geo.len());
     let cap = playout_cap(geo.len());
-    let (mut playouts, mut placements, mut capped) = (0u64, 0u64, 0u64);
-    let start = Instant::now();
-    loop {
-        // Check the clock every 64 playouts only.
-        for _ in 0..64 {
-            pos.copy_from(&start_pos);
-            let r = random_playout(&mut pos, &mut rng, &mut buf, cap);
-            playouts += 1;
-            placements += r.placements as u64;
-            capped += u64::from(r.capped);
-        }
-        if start.elapsed() >= budget {
-            break;
-        }
-    }
-    PlayoutStats {
+    let mut stats = PlayoutStats {
         board,
-        playouts,
-        placements,
-        capped,
-        elapsed: start.elapsed(),
+        playouts: 0,
+        placements: 0,
+        capped: 0,
+        black_wins: 0,
+        times: Times::default(),
+    };
+    let meter = Meter::start(CpuClock::Thread);
+    while !stop(stats.playouts) {
+        pos.copy_from(&start_pos);
+        let r = random_playout(&mut pos, &mut rng, &mut buf, cap);
+        stats.playouts += 1;
+        stats.placements += r.placements as u64;
+        stats.capped += u64::from(r.capped);
+        stats.black_wins += u64::from(r.outcome.winner() == Some(crate::rules::Color::Black));
     }
+    stats.times = meter.read();
+    stats
 }
 
-/// Perft 5x5 to depth 5, repeated for about `budget`; returns nodes per second and the node count of one run.
-pub fn perft_workload(budget: Duration) -> (f64, u64) {
-    let pos = Position::new(Arc::new(Geometry::square(5).expect("5x5 is valid")));
+/// Runs uniformly random playouts from the empty `board` for about `budget` of wall time.
+pub fn playout_workload(board: Shape, budget: Duration, seed: u64) -> PlayoutStats {
     let start = Instant::now();
+    playouts(board, seed, |n| {
+        n % 64 == 0 && n > 0 && start.elapsed() >= budget
+    })
+}
+
+/// Perft 5x5 to depth 5, repeated for about `budget`; returns the node count of one run and the times of all.
+pub fn perft_workload(budget: Duration) -> (u64, u64, Times) {
+    let pos = Position::new(Arc::new(Geometry::square(5).expect("5x5 is valid")));
+    let meter = Meter::start(CpuClock::Thread);
     let mut total = 0u64;
     let mut one = 0;
-    while total == 0 || start.elapsed() < budget {
+    while total == 0 || meter.read().wall < budget.as_secs_f64() {
         one = perft(&pos, 5, u64::MAX).expect("no limit");
         total += one;
     }
-    (total as f64 / start.elapsed().as_secs_f64(), one)
+    (one, total, meter.read())
 }
 
 /// Boards of the search workload.
 pub const SEARCH_BOARDS: [Shape; 3] = [BOARDS[0], BOARDS[2], BOARDS[3]];
 
-/// Search playouts per second of `player` from the empty `board` with `threads` threads, searching
-/// for about `budget`, with a fresh tree in memory that a first search of the same length has already touched (as
-/// in a game, where the tree's memory is reused from move to move).
+/// One search of `player` from the empty `board` with `threads` threads, within `limits`, in a fresh tree whose
+/// memory a first search of the same limits has already touched (as in a game, where the tree's memory is reused
+/// from move to move). Returns the playouts of the measured search and its times (the process's CPU time).
 pub fn search_workload(
     player: PlayerKind,
     board: Shape,
     threads: usize,
-    budget: Duration,
+    limits: Limits,
     seed: u64,
-) -> f64 {
+) -> (u64, Times) {
     let game = Game::new(Arc::new(
         Geometry::new(board).expect("bench boards are valid"),
     ));
@@ -135,18 +210,15 @@ pub fn search_workload(
     };
     let mut searcher = Searcher::default();
     let request = Request {
-        limits: Limits {
-            playouts: None,
-            time: Some(budget),
-        },
+        limits,
         seed,
         ..Request::default()
     };
     searcher.search(&game, &setup, &request, &mut |_| Control::Continue);
     searcher.forget();
-    let start = Instant::now();
+    let meter = Meter::start(CpuClock::Process);
     let result = searcher.search(&game, &setup, &request, &mut |_| Control::Continue);
-    result.playouts as f64 / start.elapsed().as_secs_f64()
+    (result.playouts, meter.read())
 }
 
 /// Thread counts of the search workload.
@@ -155,9 +227,18 @@ pub const SEARCH_THREADS: [usize; 2] = [1, 2];
 /// The number of workloads [`run`] runs.
 pub const WORKLOADS: usize = BOARDS.len() + 1 + SEARCH_BOARDS.len() * SEARCH_THREADS.len();
 
-/// Runs every workload with `seconds` each (the search workloads twice that: a first search warms the tree up)
-/// and returns the JSON report. `progress` is told each workload as it starts, as `[i/n] what (seconds)`.
-pub fn run(seconds: f64, progress: &mut dyn FnMut(&str)) -> String {
+/// A JSON object of `key: value` pairs.
+fn object(items: impl IntoIterator<Item = (String, String)>) -> String {
+    let items: Vec<String> = items
+        .into_iter()
+        .map(|(k, v)| format!("\"{k}\": {v}"))
+        .collect();
+    format!("{{{}}}", items.join(", "))
+}
+
+/// Runs every workload with `seconds` each (the search workloads twice that: a first search warms the tree up),
+/// seeded with `seed`, and returns the JSON report. `progress` is told each workload as it starts, as `[i/n] what (seconds)`.
+pub fn run(seconds: f64, seed: u64, progress: &mut dyn FnMut(&str)) -> String {
     let budget = Duration::from_secs_f64(seconds.max(0.01));
     let start = Instant::now();
     let mut step = 0;
@@ -171,60 +252,133 @@ pub fn run(seconds: f64, progress: &mut dyn FnMut(&str)) -> String {
         .iter()
         .map(|&b| {
             starting(format!("random playouts on {b}"), 1.0);
-            playout_workload(b, budget, 1)
+            playout_workload(b, budget, seed)
         })
         .collect();
     starting("perft 5x5 to depth 5".to_string(), 1.0);
-    let (perft_rate, perft_nodes) = perft_workload(budget);
-    let mut mcts = Vec::new();
+    let (perft_nodes, perft_total, perft_times) = perft_workload(budget);
+    let mut mcts_wall = Vec::new();
+    let mut mcts_cpu = Vec::new();
     for board in SEARCH_BOARDS {
-        let rates: Vec<String> = SEARCH_THREADS
-            .iter()
-            .map(|&t| {
-                let threads = if t == 1 { "thread" } else { "threads" };
-                starting(format!("MCTS on {board}, {t} {threads}"), 2.0);
-                format!(
-                    "\"{t}\": {:.0}",
-                    search_workload(PlayerKind::Mcts, board, t, budget, 1)
-                )
-            })
-            .collect();
-        mcts.push(format!("\"{board}\": {{{}}}", rates.join(", ")));
+        let mut wall = Vec::new();
+        let mut cpu = Vec::new();
+        for t in SEARCH_THREADS {
+            let threads = if t == 1 { "thread" } else { "threads" };
+            starting(format!("MCTS on {board}, {t} {threads}"), 2.0);
+            let limits = Limits {
+                playouts: None,
+                time: Some(budget),
+            };
+            let (n, times) = search_workload(PlayerKind::Mcts, board, t, limits, seed);
+            let (per_s, per_cpu_s) = times.rates(n as f64);
+            wall.push((t.to_string(), format!("{per_s:.0}")));
+            cpu.push((t.to_string(), format!("{per_cpu_s:.0}")));
+        }
+        mcts_wall.push((board.to_string(), object(wall)));
+        mcts_cpu.push((board.to_string(), object(cpu)));
     }
     let map = |f: &dyn Fn(&PlayoutStats) -> String| {
-        let items: Vec<String> = stats
-            .iter()
-            .map(|s| format!("\"{}\": {}", s.board, f(s)))
-            .collect();
-        format!("{{{}}}", items.join(", "))
+        object(stats.iter().map(|s| (s.board.to_string(), f(s))))
     };
+    let rate = |count: fn(&PlayoutStats) -> u64, cpu: bool| {
+        move |s: &PlayoutStats| {
+            let (wall_rate, cpu_rate) = s.times.rates(count(s) as f64);
+            format!("{:.0}", if cpu { cpu_rate } else { wall_rate })
+        }
+    };
+    let (perft_per_s, perft_per_cpu_s) = perft_times.rates(perft_total as f64);
+    let fields = [
+        ("random_playouts_per_s", map(&rate(|s| s.playouts, false))),
+        (
+            "random_playouts_per_cpu_s",
+            map(&rate(|s| s.playouts, true)),
+        ),
+        (
+            "random_placements_per_s",
+            map(&rate(|s| s.placements, false)),
+        ),
+        (
+            "random_placements_per_cpu_s",
+            map(&rate(|s| s.placements, true)),
+        ),
+        (
+            "mean_game_length",
+            map(&|s| format!("{:.1}", s.mean_length())),
+        ),
+        ("capped_playouts", map(&|s| s.capped.to_string())),
+        (
+            "perft_nodes_per_s",
+            object([("5x5_depth5".to_string(), format!("{perft_per_s:.0}"))]),
+        ),
+        (
+            "perft_nodes_per_cpu_s",
+            object([("5x5_depth5".to_string(), format!("{perft_per_cpu_s:.0}"))]),
+        ),
+        ("perft_5x5_depth5_nodes", perft_nodes.to_string()),
+        ("mcts_playouts_per_s", object(mcts_wall)),
+        ("mcts_playouts_per_cpu_s", object(mcts_cpu)),
+        ("seconds", format!("{:.2}", start.elapsed().as_secs_f64())),
+    ];
+    object(fields.into_iter().map(|(k, v)| (k.to_string(), v)))
+}
+
+/// An exact amount of work for [`fixed`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Work {
+    /// This many uniformly random playouts from the empty board.
+    Playouts(u64),
+    /// Perft from the empty board to this depth.
+    Perft(usize),
+    /// One MCTS search of exactly this many playouts (reproducible with one thread).
+    Mcts(u64),
+}
+
+/// Does exactly `work` on `board` with `seed` (and `threads` for a search) and returns a one-line JSON report: the
+/// work done, its result counts (the same in every build that plays the same games) and its times.
+pub fn fixed(work: Work, board: Shape, threads: usize, seed: u64) -> Result<String, String> {
+    Geometry::new(board).map_err(|e| e.to_string())?;
     let mut out = String::from("{");
+    let _ = write!(out, "\"board\": \"{board}\"");
+    let (count, times) = match work {
+        Work::Playouts(n) => {
+            let s = playouts(board, seed, |done| done >= n);
+            let _ = write!(
+                out,
+                ", \"workload\": \"random playouts\", \"seed\": {seed}, \"playouts\": {}, \"placements\": {}, \
+                 \"black_wins\": {}, \"capped\": {}",
+                s.playouts, s.placements, s.black_wins, s.capped
+            );
+            (s.playouts, s.times)
+        }
+        Work::Perft(depth) => {
+            let geo = Arc::new(Geometry::new(board).map_err(|e| e.to_string())?);
+            let pos = Position::new(geo);
+            let meter = Meter::start(CpuClock::Thread);
+            let nodes = perft(&pos, depth, u64::MAX).map_err(|e| e.to_string())?;
+            let _ = write!(
+                out,
+                ", \"workload\": \"perft\", \"depth\": {depth}, \"nodes\": {nodes}"
+            );
+            (nodes, meter.read())
+        }
+        Work::Mcts(n) => {
+            let limits = Limits {
+                playouts: Some(n),
+                time: None,
+            };
+            let (done, times) = search_workload(PlayerKind::Mcts, board, threads, limits, seed);
+            let _ = write!(
+                out,
+                ", \"workload\": \"mcts\", \"seed\": {seed}, \"threads\": {threads}, \"playouts\": {done}"
+            );
+            (done, times)
+        }
+    };
+    let (per_s, per_cpu_s) = times.rates(count as f64);
     let _ = write!(
         out,
-        "\"random_playouts_per_s\": {}",
-        map(&|s| format!("{:.0}", s.playouts_per_s()))
+        ", \"wall_s\": {:.3}, \"cpu_s\": {:.3}, \"per_s\": {per_s:.0}, \"per_cpu_s\": {per_cpu_s:.0}}}",
+        times.wall, times.cpu
     );
-    let _ = write!(
-        out,
-        ", \"random_placements_per_s\": {}",
-        map(&|s| format!("{:.0}", s.placements_per_s()))
-    );
-    let _ = write!(
-        out,
-        ", \"mean_game_length\": {}",
-        map(&|s| format!("{:.1}", s.mean_length()))
-    );
-    let _ = write!(
-        out,
-        ", \"capped_playouts\": {}",
-        map(&|s| s.capped.to_string())
-    );
-    let _ = write!(
-        out,
-        ", \"perft_nodes_per_s\": {{\"5x5_depth5\": {perft_rate:.0}}}"
-    );
-    let _ = write!(out, ", \"perft_5x5_depth5_nodes\": {perft_nodes}");
-    let _ = write!(out, ", \"mcts_playouts_per_s\": {{{}}}", mcts.join(", "));
-    let _ = write!(out, ", \"seconds\": {:.2}}}", start.elapsed().as_secs_f64());
-    out
+    Ok(out)
 }

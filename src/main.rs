@@ -8,6 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand};
+use oust::bench::{self, Work};
 use oust::gtp::{self, Engine, Options, Reports};
 use oust::matches::{
     self, ClockSettings, MatchConfig, OpeningSource, Progress, ResultsFile, Sprt, TimeControl,
@@ -54,8 +55,27 @@ enum Command {
     /// Prints one JSON object on stdout, and each workload as it starts on stderr
     Bench {
         /// Seconds per workload (the MCTS workloads take twice that: a first search warms their tree up)
-        #[arg(long, default_value_t = 2.0)]
+        #[arg(long, default_value_t = 2.0, value_parser = parse_seconds)]
         seconds: f64,
+        /// Fixed work instead: exactly N uniformly random playouts from the empty --board, one thread
+        #[arg(long, value_name = "N", group = "work")]
+        playouts: Option<u64>,
+        /// Fixed work instead: perft from the empty --board to DEPTH, one thread
+        #[arg(long, value_name = "DEPTH", group = "work")]
+        perft: Option<usize>,
+        /// Fixed work instead: one MCTS search of exactly N playouts from the empty --board (reproducible with
+        /// --threads 1)
+        #[arg(long, value_name = "N", group = "work")]
+        mcts: Option<u64>,
+        /// Board of the fixed work: N, WxH or hexS
+        #[arg(long, value_name = "N|WxH|hexS", default_value = "9", value_parser = parse_size)]
+        board: Shape,
+        /// Search threads of the fixed --mcts work
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+        /// Seed of every workload: the same seed and build play the same games
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Validate SGF game records: syntax, every move legal, the result (RE) the one the moves reach. Exits with
     /// status 1 when a record is bad
@@ -100,9 +120,18 @@ struct MatchArgs {
     /// Openings of K random legal placements from --seed; each is played twice with colours swapped
     #[arg(long, value_name = "K")]
     random_openings: Option<usize>,
-    /// Number of the first opening to use (to split a match into shards)
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// Number of the first opening to use
+    #[arg(long, value_name = "N", default_value_t = 0, conflicts_with = "shard")]
     opening_offset: usize,
+    /// Play only shard K of N of the match: a block of its --games (whole opening pairs), with the game numbers,
+    /// colours and openings they have in the whole match. Merge the shards' results files with --merge
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<(u64, u64)>,
+    /// Start each engine anew for every game, so that with deterministic engines (fixed seeds and playouts, one
+    /// thread) a game depends only on the commands, its opening and its colours: shards then play exactly the
+    /// games of one long match
+    #[arg(long)]
+    fresh_engines: bool,
     /// Longest time for one move, in seconds; sent as 'time_settings 0 S 1' when no --time-settings
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
     time_per_move: Option<f64>,
@@ -165,6 +194,27 @@ fn usage_error(subcommand: Option<&str>, message: &str) -> ExitCode {
     ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
 }
 
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("'{s}' is not K/N with 1 <= K <= N, for example 2/4");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// The first game and the number of games of shard `k` of `n` of a match of `games` games: contiguous blocks of
+/// whole pairs of games (an opening's two games stay together), as equal as that allows.
+fn shard_games(games: u64, k: u64, n: u64) -> (u64, u64) {
+    let block = 2 * games.div_ceil(2).div_ceil(n);
+    let first = ((k - 1) * block).min(games);
+    (first, block.min(games - first))
+}
+
 fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
@@ -195,8 +245,28 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Bench { seconds }) => {
-            let report = oust::bench::run(seconds, &mut |step| eprintln!("bench {step}"));
+        Some(Command::Bench {
+            seconds,
+            playouts,
+            perft,
+            mcts,
+            board,
+            threads,
+            seed,
+        }) => {
+            let work = match (playouts, perft, mcts) {
+                (Some(n), _, _) => Some(Work::Playouts(n)),
+                (_, Some(d), _) => Some(Work::Perft(d)),
+                (_, _, Some(n)) => Some(Work::Mcts(n)),
+                _ => None,
+            };
+            let report = match work {
+                Some(work) => match bench::fixed(work, board, threads as usize, seed) {
+                    Ok(r) => r,
+                    Err(e) => return usage_error(Some("bench"), &e),
+                },
+                None => bench::run(seconds, seed, &mut |step| eprintln!("bench {step}")),
+            };
             println!("{report}");
             ExitCode::SUCCESS
         }
@@ -376,13 +446,31 @@ fn play_match(args: &MatchArgs) -> ExitCode {
         (None, Some(k)) => OpeningSource::Random(k),
         (None, None) => OpeningSource::None,
     };
+    let (first_game, games) = match args.shard {
+        None => (0, args.games),
+        Some((k, n)) => {
+            let (first, count) = shard_games(args.games, k, n);
+            if count == 0 {
+                return usage_error(
+                    Some("match"),
+                    &format!(
+                        "--shard {k}/{n} has no games: {} games split into blocks of opening pairs leave none for it",
+                        args.games
+                    ),
+                );
+            }
+            (first, count)
+        }
+    };
     let config = MatchConfig {
         commands: [black.clone(), white.clone()],
-        games: args.games,
+        games,
         board: args.size,
         alternate: args.alternate,
         openings,
         opening_offset: args.opening_offset,
+        first_game,
+        fresh_engines: args.fresh_engines,
         time: TimeControl::new(args.time_per_move, settings, args.grace, args.timeout),
         max_moves: args.max_moves,
         concurrency: args.concurrency as usize,
@@ -449,4 +537,27 @@ fn clock_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(1, |d| d.as_nanos() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_are_blocks_of_whole_game_pairs() {
+        let blocks = |games, n| {
+            (1..=n)
+                .map(|k| shard_games(games, k, n))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(blocks(200, 4), [(0, 50), (50, 50), (100, 50), (150, 50)]);
+        assert_eq!(blocks(10, 2), [(0, 6), (6, 4)]);
+        assert_eq!(blocks(7, 2), [(0, 4), (4, 3)]);
+        // More shards than pairs: the last ones are empty (refused on the command line).
+        assert_eq!(blocks(3, 4), [(0, 2), (2, 1), (3, 0), (3, 0)]);
+        assert_eq!(parse_shard("2/4"), Ok((2, 4)));
+        assert!(parse_shard("0/4").is_err());
+        assert!(parse_shard("5/4").is_err());
+        assert!(parse_shard("1").is_err());
+    }
 }

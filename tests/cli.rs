@@ -94,15 +94,21 @@ fn seed_is_offered_only_where_it_does_something() {
         (&["--help"][..], true),
         (&["match", "--help"][..], true),
         (&["sgf-check", "--help"][..], false),
-        (&["bench", "--help"][..], false),
+        (&["bench", "--help"][..], true),
     ] {
         let out = run(args);
         assert!(out.status.success(), "{args:?}");
         let help = text(&out.stdout);
         assert_eq!(help.contains("--seed"), offered, "{args:?}: {help}");
     }
-    // Where it is offered, it works: the engine's and the match's own.
+    // Where it is offered, it works: the engine's, the match's and the bench's own.
     assert!(run(&["--seed", "3"]).status.success());
+    let games = |seed: &str| {
+        let out = text(&run(&["bench", "--playouts", "50", "--seed", seed]).stdout);
+        out.split(", \"wall_s\"").next().unwrap().to_string()
+    };
+    assert_eq!(games("3"), games("3"));
+    assert_ne!(games("3"), games("4"));
     let out = run(&["sgf-check", "--seed", "3", "x.sgf"]);
     assert_eq!(out.status.code(), Some(2), "refused as an unknown flag");
 }

@@ -421,7 +421,35 @@ impl Position {
         for &q in &nb[..N] {
             joins |= self.slots[q.index()].color == me;
         }
-        !joins || self.probe_n::<N>(me, p).0.is_legal()
+        !joins || self.joining_is_legal_n::<N>(me, p)
+    }
+
+    /// Whether a placement of `me` on `p`, which has a friendly neighbour, is legal. The new group has between
+    /// `big + 1` and `sum + 1` stones, where `big` is the largest friendly group next to `p` and `sum` adds up the
+    /// friendly neighbours' groups, a group counted once per neighbour of `p` in it. The largest enemy group it
+    /// would touch nearly always decides against those bounds; only in between are the groups told apart.
+    #[inline(always)]
+    fn joining_is_legal_n<const N: usize>(&self, me: u8, p: Point) -> bool {
+        let nb = self.geo.padded_neighbors(p);
+        let enemy_color = me ^ 1;
+        let (mut enemy, mut big, mut sum) = (0u16, 0u16, 0u16);
+        for &q in &nb[..N] {
+            let s = self.slots[q.index()];
+            let root = self.slots[s.gid as usize];
+            let friendly = mask(s.color == me);
+            enemy =
+                enemy.max((root.max_adj & friendly) | (root.size & mask(s.color == enemy_color)));
+            let size = root.size & friendly;
+            big = big.max(size);
+            sum += size;
+        }
+        if enemy == 0 || enemy > sum {
+            false
+        } else if enemy <= big {
+            true
+        } else {
+            self.probe_n::<N>(me, p).0.is_legal()
+        }
     }
 
     /// Whether `me` has a stone next to `p`, and the size of the largest enemy group next to `p`.
@@ -638,6 +666,22 @@ impl Position {
         captured.unwrap_or(0)
     }
 
+    /// [`Position::try_place`] for a loop that has already looked up the geometry's [`Geometry::fan`], which must
+    /// be `N`: the search's playouts decide it once per playout rather than once per placement.
+    #[inline(always)]
+    pub fn try_place_with<const N: usize>(&mut self, p: Point) -> Option<usize> {
+        debug_assert_eq!(N, self.geo.fan());
+        self.try_place_n::<N>(p)
+    }
+
+    /// [`Position::is_legal`] for a loop that has already looked up the geometry's [`Geometry::fan`], which must
+    /// be `N`.
+    #[inline(always)]
+    pub fn is_legal_with<const N: usize>(&self, p: Point) -> bool {
+        debug_assert_eq!(N, self.geo.fan());
+        self.is_legal_n::<N>(self.to_move as u8, p)
+    }
+
     #[inline(always)]
     fn try_place_n<const N: usize>(&mut self, p: Point) -> Option<usize> {
         let color = self.to_move;
@@ -645,11 +689,30 @@ impl Position {
         let enemy_color = me ^ 1;
         let pi = p.index();
         debug_assert_eq!(self.slots[pi].color, EMPTY);
-        let (joins, enemy_max) = self.contacts_n::<N>(me, p);
+        // The colours of the neighbours alone say whether the placement joins friendly stones.
+        let nb = self.geo.padded_neighbors(p);
+        let mut joins = false;
+        for &q in &nb[..N] {
+            joins |= self.slots[q.index()].color == me;
+        }
         if !joins {
-            // Non-capturing: a new group of one. Every enemy group next to it now touches a group of size 1
-            // (writes for other neighbours go to the sentinel, whose `max_adj` is never read).
+            // Non-capturing: a new group of one. Every enemy group next to it now touches a group of size 1, and
+            // the new stone touches the largest of them. Other neighbours stand for the sentinel, whose size is
+            // always 0 and whose `max_adj` is never read.
             self.note_placement(p, color);
+            let sentinel = self.geo.len() as u16;
+            let mut enemy_max = 0;
+            for &q in &nb[..N] {
+                let s = self.slots[q.index()];
+                let target = if s.color == enemy_color {
+                    s.gid
+                } else {
+                    sentinel
+                };
+                let r = &mut self.slots[target as usize];
+                enemy_max = enemy_max.max(r.size);
+                r.max_adj = r.max_adj.max(1);
+            }
             self.slots[pi] = Slot {
                 color: me,
                 gid: pi as u16,
@@ -658,26 +721,14 @@ impl Position {
                 max_adj: enemy_max,
                 empty_pos: 0,
             };
-            let sentinel = self.geo.len() as u16;
-            for &q in &self.geo.padded_neighbors(p)[..N] {
-                let s = self.slots[q.index()];
-                let target = if s.color == enemy_color {
-                    s.gid
-                } else {
-                    sentinel
-                };
-                let r = &mut self.slots[target as usize];
-                r.max_adj = r.max_adj.max(1);
-            }
             self.end_turn();
             return Some(0);
         }
-        let (probe, gids) = self.probe_n::<N>(me, p);
-        if !probe.is_legal() {
+        if !self.joining_is_legal_n::<N>(me, p) {
             return None;
         }
         self.note_placement(p, color);
-        Some(self.capture::<N>(p, color, &gids, probe.group as u16))
+        Some(self.capture::<N>(p, color))
     }
 
     /// Bookkeeping shared by every placement: the empty list, hash, counters and last move.
@@ -690,27 +741,26 @@ impl Position {
         self.last = Some((color, Move::Place(p)));
     }
 
-    /// The capturing part of a legal placement on `p` next to the friendly groups rooted at `gids` (with
-    /// repeats, and `u16::MAX` for non-friendly entries), forming a group of `total` stones.
-    fn capture<const N: usize>(
-        &mut self,
-        p: Point,
-        color: Color,
-        gids: &[u16],
-        total: u16,
-    ) -> usize {
+    /// The capturing part of a legal placement of `color` on `p`, next to friendly groups.
+    fn capture<const N: usize>(&mut self, p: Point, color: Color) -> usize {
         let me = color as u8;
         let pi = p.index();
-        // The distinct friendly groups around `p`; the largest keeps its root.
+        let nb = self.geo.padded_neighbors(p);
+        // The distinct friendly groups around `p`, and the size of the group they form with the new stone; the
+        // largest keeps its root.
         let mut roots = [u16::MAX; MAX_DEGREE];
         let mut nroots = 0;
         let mut root = u16::MAX;
-        for &g in gids {
-            if g != u16::MAX && !roots[..nroots].contains(&g) {
+        let mut total = 1u16;
+        for &q in &nb[..N] {
+            let s = self.slots[q.index()];
+            let g = s.gid;
+            if s.color == me && !roots[..nroots].contains(&g) {
                 roots[nroots] = g;
                 nroots += 1;
-                if root == u16::MAX || self.slots[g as usize].size > self.slots[root as usize].size
-                {
+                let size = self.slots[g as usize].size;
+                total += size;
+                if root == u16::MAX || size > self.slots[root as usize].size {
                     root = g;
                 }
             }
@@ -718,21 +768,25 @@ impl Position {
         self.slots[pi].color = me;
         self.slots[pi].gid = root;
         let roots = &roots[..nroots];
-        let nb = self.geo.padded_neighbors(p);
-        // Every enemy group touching the new group goes. Only the new stone and the friendly groups that
-        // touched an enemy group before can reach one.
+        // Only the friendly groups that touched an enemy group can reach one. Marking all of them as already
+        // queued for recomputation keeps them out of the queue while enemy stones next to them are removed: the
+        // new group touches no enemy group once the capture is over.
+        let mut touched = [false; MAX_DEGREE];
+        for (t, &r) in touched.iter_mut().zip(roots) {
+            let g = &mut self.slots[r as usize];
+            *t = g.max_adj != 0;
+            g.max_adj = DIRTY;
+        }
+        // Every enemy group touching the new group goes.
         let mut captured = 0;
         for &q in &nb[..N] {
-            captured += self.capture_if_enemy::<N>(q, color, roots);
+            captured += self.capture_if_enemy::<N>(q, color);
         }
-        for &r in roots {
-            if self.slots[r as usize].max_adj == 0 {
-                continue;
-            }
+        for (&r, _) in roots.iter().zip(touched).filter(|&(_, t)| t) {
             let mut s = r;
             loop {
                 for &q in &self.geo.padded_neighbors(Point::from_index(s as usize))[..N] {
-                    captured += self.capture_if_enemy::<N>(q, color, roots);
+                    captured += self.capture_if_enemy::<N>(q, color);
                 }
                 s = self.slots[s as usize].next;
                 if s == r {
@@ -776,19 +830,19 @@ impl Position {
     }
 
     /// Removes the enemy group on `q`, if `q` holds an enemy stone, and returns the number of stones removed.
-    /// Friendly groups not in `keep` that touched a removed stone are queued for recomputation.
+    /// Friendly groups that touched a removed stone are queued for recomputation, unless already marked.
     #[inline(always)]
-    fn capture_if_enemy<const N: usize>(&mut self, q: Point, mover: Color, keep: &[u16]) -> usize {
+    fn capture_if_enemy<const N: usize>(&mut self, q: Point, mover: Color) -> usize {
         let s = self.slots[q.index()];
         if s.color != mover.opponent() as u8 {
             return 0;
         }
-        self.remove_group::<N>(s.gid, mover, keep)
+        self.remove_group::<N>(s.gid, mover)
     }
 
     /// Removes the enemy group rooted at `r` (see [`Position::capture_if_enemy`]).
     #[inline(never)]
-    fn remove_group<const N: usize>(&mut self, r: u16, mover: Color, keep: &[u16]) -> usize {
+    fn remove_group<const N: usize>(&mut self, r: u16, mover: Color) -> usize {
         let enemy = mover.opponent();
         let mut x = r;
         let mut n = 0;
@@ -801,7 +855,7 @@ impl Position {
             n += 1;
             for &y in &self.geo.padded_neighbors(px)[..N] {
                 let sy = self.slots[y.index()];
-                if sy.color == mover as u8 && !keep.contains(&sy.gid) {
+                if sy.color == mover as u8 {
                     let g = &mut self.slots[sy.gid as usize];
                     if g.max_adj != DIRTY {
                         g.max_adj = DIRTY;

@@ -1,7 +1,7 @@
 //! Uniformly random playouts, the baseline workload of `oust bench` and of plain UCT.
 
 use crate::rng::Rng;
-use crate::rules::{Move, Outcome, Point, Position};
+use crate::rules::{MAX_DEGREE, Move, Outcome, Point, Position};
 
 /// How many random empty points to try before listing every legal placement, out of `empties` empty points. Any
 /// value keeps the choice exactly uniform: each try is uniform over the empty points and accepted only when legal.
@@ -16,17 +16,35 @@ fn rejection_tries(empties: usize) -> usize {
 /// none exists and the opponent can place. Returns the move, or `None` (and changes nothing) when the game is
 /// over. `buf` is scratch space.
 pub fn play_random(pos: &mut Position, rng: &mut Rng, buf: &mut Vec<Point>) -> Option<Move> {
+    match pos.geometry().fan() {
+        4 => play_random_n::<4>(pos, rng, buf),
+        _ => play_random_n::<MAX_DEGREE>(pos, rng, buf),
+    }
+}
+
+/// [`play_random`] on a geometry whose neighbour tables have `N` entries.
+#[inline(always)]
+fn play_random_n<const N: usize>(
+    pos: &mut Position,
+    rng: &mut Rng,
+    buf: &mut Vec<Point>,
+) -> Option<Move> {
     if pos.winner().is_some() || pos.empties().is_empty() {
         return None;
     }
     for _ in 0..rejection_tries(pos.empties().len()) {
         let p = pos.empties()[rng.below(pos.empties().len())];
-        if pos.try_place(p).is_some() {
+        if pos.try_place_with::<N>(p).is_some() {
             return Some(Move::Place(p));
         }
     }
     buf.clear();
-    buf.extend(pos.empties().iter().copied().filter(|&p| pos.is_legal(p)));
+    buf.extend(
+        pos.empties()
+            .iter()
+            .copied()
+            .filter(|&p| pos.is_legal_with::<N>(p)),
+    );
     if !buf.is_empty() {
         let p = buf[rng.below(buf.len())];
         pos.place_unchecked(p);
@@ -57,9 +75,21 @@ pub fn random_playout(
     buf: &mut Vec<Point>,
     max_moves: usize,
 ) -> PlayoutResult {
+    match pos.geometry().fan() {
+        4 => random_playout_n::<4>(pos, rng, buf, max_moves),
+        _ => random_playout_n::<MAX_DEGREE>(pos, rng, buf, max_moves),
+    }
+}
+
+fn random_playout_n<const N: usize>(
+    pos: &mut Position,
+    rng: &mut Rng,
+    buf: &mut Vec<Point>,
+    max_moves: usize,
+) -> PlayoutResult {
     let mut placements = 0;
     for _ in 0..max_moves {
-        match play_random(pos, rng, buf) {
+        match play_random_n::<N>(pos, rng, buf) {
             Some(Move::Place(_)) => placements += 1,
             Some(Move::Pass) => {}
             None => {

@@ -152,3 +152,35 @@ oust-set-param threads 1
 
 46 gogui-rules_legal_moves
 #? [.* G1 .* A7 .* N7 .* G13 .*]
+
+# Games saved by GoGui 1.6 on its hexagonal board with `oust --size hex7` as the program: GoGui writes SZ[13]
+# alone (and a PL in every move node), so they load as hex7 on an engine whose board is hex7. The player's name
+# in PW was shortened to the command, the rest is as GoGui wrote it. The human game: Black (a person clicking)
+# captured 31 times, each time placing again.
+50 oust-board hex7
+#? []
+
+51 loadsgf sgf/gogui-hex7-human.sgf 20
+#? []
+
+52 oust-status
+#? [to-move w extra-turn no must-pass no stones-b 12 stones-w 3 captured-b 4 captured-w 0 placements 19 result none]
+
+53 loadsgf sgf/gogui-hex7-human.sgf
+#? []
+
+54 oust-status
+#? [to-move none extra-turn no must-pass no stones-b 0 stones-w 46 captured-b 33 captured-w 72 placements 151 result W\+]
+
+55 loadsgf sgf/gogui-hex7-cvc.sgf
+#? []
+
+56 gogui-rules_final_result
+#? [White wins: all black stones captured after 170 placements]
+
+# On a square 13 x 13 board the same record is refused: its moves and GoGui's PL follow the hexagonal rules.
+57 oust-board 13
+#? []
+
+58 loadsgf sgf/gogui-hex7-human.sgf
+#? [cannot load file 'sgf/gogui-hex7-human.sgf': after move 11 the record says black is to move \(PL\), but by the rules white is]*
