@@ -77,8 +77,8 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
-    /// Validate SGF game records: syntax, every move legal, the result (RE) the one the moves reach. Exits with
-    /// status 1 when a record is bad
+    /// Validate SGF game records: syntax, every move of every game and variation legal, each game's result (RE)
+    /// the one its main line reaches. Exits with status 1 when a record is bad
     SgfCheck {
         /// Read records that give only SZ[2S-1] as this hexhex board (GoGui saves its hexhex games that way;
         /// records written by oust say HX[S] and need no flag)
@@ -305,17 +305,41 @@ fn sgf_check(files: &[PathBuf], board: Option<Shape>) -> ExitCode {
 
 fn check_file(file: &Path, board: Option<Shape>) -> Result<String, String> {
     let text = sgf::read_file(file).map_err(|e| format!("cannot read: {e}"))?;
-    let (record, game) = sgf::check_for(&text, board).map_err(|e| e.to_string())?;
-    let pos = game.position();
+    let games = sgf::check_for(&text, board).map_err(|e| e.to_string())?;
+    let summaries: Vec<String> = games.iter().map(game_summary).collect();
+    Ok(match summaries.as_slice() {
+        [one] => one.clone(),
+        many => format!(
+            "{}; {}",
+            notation::count(many.len(), "game"),
+            many.iter()
+                .enumerate()
+                .map(|(i, s)| format!("game {}: {s}", i + 1))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+    })
+}
+
+/// `9x9, 40 moves, result ...` for a game's main line, then the number of variations checked when there are more.
+fn game_summary(checked: &sgf::Checked) -> String {
+    let pos = checked.game.position();
     let end = match pos.status() {
         Status::Over(o) => format!("result {}", o.describe()),
         _ => format!("unfinished, {} to move", pos.to_move()),
     };
-    Ok(format!(
+    let mut out = format!(
         "{}, {}, {end}",
-        record.board,
-        notation::count(record.moves.len(), "move")
-    ))
+        checked.record.board,
+        notation::count(checked.record.moves.len(), "move")
+    );
+    if checked.variations > 1 {
+        out.push_str(&format!(
+            " (main line; {} checked)",
+            notation::count(checked.variations, "variation")
+        ));
+    }
+    out
 }
 
 fn serve(cli: &Cli) -> ExitCode {
