@@ -315,3 +315,119 @@ fn a_new_board_never_reuses_the_tree_of_another() {
         }
     }
 }
+
+/// The responses of a transcript by id: `=7 text` becomes `(7, "text")`.
+fn by_id(out: &str) -> std::collections::HashMap<u32, String> {
+    out.split("\n\n")
+        .filter_map(|r| {
+            let r = r.strip_prefix('=')?;
+            let digits = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
+            let id = r[..digits].parse().ok()?;
+            Some((id, r[digits..].trim_start_matches(' ').to_string()))
+        })
+        .collect()
+}
+
+/// GoGui's heat map labels a move with its winning chance only once the search has looked at it enough: a move
+/// with one lost playout read "0", which looks like a proven loss. Proven moves read W or L; 0 and 100 never
+/// appear.
+#[test]
+fn heatmap_labels_need_visits_and_proven_moves_read_w_or_l() {
+    let mut e = engine();
+    let out = send(
+        &mut e,
+        "oust-set-param playouts 300\nboardsize 9\n1 oust-heatmap\n",
+    );
+    let map = &by_id(&out)[&1];
+    let lines: Vec<&str> = map.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    let shaded: Vec<&str> = lines[0]
+        .strip_prefix("INFLUENCE ")
+        .unwrap()
+        .split(' ')
+        .step_by(2)
+        .collect();
+    let labels: Vec<&str> = lines[1]
+        .strip_prefix("LABEL ")
+        .unwrap()
+        .split(' ')
+        .collect();
+    assert!(
+        labels.len() / 2 < shaded.len(),
+        "moves with a few visits are shaded, not labelled: {out}"
+    );
+    for pair in labels.chunks(2) {
+        assert!(shaded.contains(&pair[0]), "{out}");
+        let percent: u32 = pair[1].parse().unwrap();
+        assert!((1..=99).contains(&percent), "{out}");
+    }
+    assert!(
+        lines[2].starts_with("TEXT 300 playouts, black to move, best "),
+        "{out}"
+    );
+    // Black's A1 captures White's only stone: a proven win.
+    let out = send(
+        &mut e,
+        "rectangular_boardsize 4 2\noust-setup b XO../....\n2 oust-heatmap\n",
+    );
+    assert!(
+        by_id(&out)[&2].starts_with("INFLUENCE A1 1.00\nLABEL A1 W\nTEXT "),
+        "{out}"
+    );
+}
+
+/// `oust-heatmap` and `oust-pv` sent one after the other answer from one search, and say so, so that they show the
+/// same best move; each command answers from a search once, and any other command in between ends the sharing.
+#[test]
+fn heatmap_and_pv_in_a_row_share_one_search() {
+    let mut e = engine();
+    let out = send(
+        &mut e,
+        "oust-set-param playouts 500\nboardsize 7\n1 oust-heatmap\n2 oust-pv\n3 oust-pv\n4 name\n\
+         5 oust-pv\n6 oust-heatmap\n7 oust-heatmap\n",
+    );
+    let r = by_id(&out);
+    let text = |id: u32| r[&id].lines().last().unwrap().to_string();
+    let best = text(1)
+        .split("best ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(r[&2].starts_with(&format!("VAR b {best}")), "{out}");
+    assert_eq!(
+        text(2),
+        format!("{}, from the search of oust-heatmap", text(1))
+    );
+    for id in [3, 5, 7] {
+        assert!(!text(id).contains("from the search"), "{id}: {out}");
+        assert!(text(id).starts_with("TEXT 500 playouts"), "{id}: {out}");
+    }
+    assert_eq!(text(6), format!("{}, from the search of oust-pv", text(5)));
+}
+
+/// GoGui shows a "Command failed" dialog when an analyze command fails: on a finished game every analyze command
+/// it offers answers, with a status line where there is nothing to show.
+#[test]
+fn every_analyze_command_answers_on_a_finished_game() {
+    let mut e = engine();
+    let mut input = String::from("rectangular_boardsize 4 2\noust-setup b XO../....\nplay b A1\n");
+    for (i, a) in gtp::ANALYZE_COMMANDS.iter().enumerate() {
+        input.push_str(&format!("{} {}\n", i + 1, a.command));
+    }
+    let out = send(&mut e, &input);
+    assert!(!out.contains('?'), "{out}");
+    let r = by_id(&out);
+    assert_eq!(r.len(), gtp::ANALYZE_COMMANDS.len(), "{out}");
+    for (i, a) in gtp::ANALYZE_COMMANDS.iter().enumerate() {
+        if ["oust-heatmap", "oust-pv"].contains(&a.command) {
+            assert_eq!(
+                r[&(i as u32 + 1)],
+                "TEXT nothing to analyze: the game is over (B+ (black captured every white stone))",
+                "{out}"
+            );
+        }
+    }
+}

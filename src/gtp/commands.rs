@@ -322,6 +322,7 @@ pub fn find(name: &str) -> Option<&'static CommandSpec> {
 /// # Errors
 /// The command's [`GtpError`]; the state is then unchanged.
 pub fn execute(engine: &mut Engine, name: &str, args: &[&str]) -> Result<Reply, GtpError> {
+    engine.commands += 1;
     let spec = find(name).ok_or_else(|| unknown_command(name))?;
     if args.len() < spec.min_args || args.len() > spec.max_args {
         return Err(arity_error(spec, args.len()));

@@ -264,6 +264,14 @@ boardsize 2
 72 final_score
 #? [0]
 
+# GoGui shows a "Command failed" dialog when an analyze command fails: on a finished game the heat map and the
+# principal variation answer only a status line that says why there is nothing to show.
+79 oust-heatmap
+#? [TEXT nothing to analyze: the game is over \(0 \(neither player can place\)\)]
+
+80 oust-pv
+#? [TEXT nothing to analyze: the game is over \(0 \(neither player can place\)\)]
+
 # The analyze commands GoGui offers in its menu, and the ones they run.
 73 gogui-analyze_commands
 #? [plist/Legal moves/list_legal\ngfx/Group sizes/oust-group_sizes\ngfx/Heat map/oust-heatmap\ngfx/Principal variation/oust-pv\nstring/Game status/oust-status\nstring/Board diagram/showboard]

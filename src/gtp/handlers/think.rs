@@ -7,9 +7,10 @@ use crate::gtp::error::{GtpError, syntax};
 use crate::gtp::format::move_name;
 use crate::gtp::parse::{parse_color, parse_int};
 use crate::gtp::reply::Reply;
-use crate::gtp::state::Engine;
-use crate::rules::{Color, IllegalMove, Move, Status};
-use crate::search::SearchResult;
+use crate::gtp::state::{Analysis, Engine, SharedSearch};
+use crate::notation;
+use crate::rules::{Color, IllegalMove, Move, Outcome, Status};
+use crate::search::{MoveStats, SearchResult};
 
 /// Root visits a search needs before its winning chance may trigger a resignation.
 const RESIGN_MIN_VISITS: u64 = 200;
@@ -127,22 +128,97 @@ pub fn analyze(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
     Ok(Reply::Stream(Duration::from_millis(centis * 10)))
 }
 
-/// Searches without playing, for the GoGui analyze commands; fails when the game is over.
-fn analysis_search(e: &mut Engine) -> Result<SearchResult, GtpError> {
-    if let Status::Over(o) = e.game.position().status() {
-        return Err(GtpError::Failed(format!(
-            "nothing to analyze: the game is over ({})",
-            o.describe()
-        )));
+/// Visits a move needs before the heat map labels it with its winning chance: fewer say little (one lost playout
+/// would read 0, which looks like a proven loss).
+pub const HEATMAP_LABEL_VISITS: u32 = 10;
+
+/// The search behind a GoGui analysis, and the command that made it when that was the other analysis command
+/// (see [`SharedSearch`]); `None` when the game is over.
+fn analysis_search(e: &mut Engine, which: Analysis) -> Option<(SearchResult, Option<Analysis>)> {
+    if matches!(e.game.position().status(), Status::Over(_)) {
+        return None;
     }
-    Ok(e.think())
+    if let Some(shared) = e.shared.as_mut()
+        && shared.command + 1 == e.commands
+        && !shared.used.contains(&which)
+    {
+        shared.command = e.commands;
+        shared.used.push(which);
+        log::debug!(
+            "{} answers from the search of {}",
+            which.command(),
+            shared.by.command()
+        );
+        return Some((shared.result.clone(), Some(shared.by)));
+    }
+    let result = e.think();
+    e.shared = Some(SharedSearch {
+        command: e.commands,
+        by: which,
+        used: vec![which],
+        result: result.clone(),
+    });
+    Some((result, None))
+}
+
+/// GoGui's status line for an analysis: the search and its best move, or why there is nothing to analyze.
+fn analysis_text(e: &Engine, search: Option<&(SearchResult, Option<Analysis>)>) -> String {
+    let pos = e.game.position();
+    let Some((result, by)) = search else {
+        return match pos.status() {
+            Status::Over(o) => format!(
+                "TEXT nothing to analyze: the game is over ({})",
+                o.describe()
+            ),
+            _ => "TEXT nothing to analyze".to_string(),
+        };
+    };
+    let mut text = format!(
+        "TEXT {}, {} to move",
+        notation::count(
+            usize::try_from(result.playouts).unwrap_or(usize::MAX),
+            "playout"
+        ),
+        pos.to_move()
+    );
+    if let Some(best) = result.best {
+        text.push_str(&format!(", best {}", move_name(pos, best)));
+        if let Some(w) = result.winrate() {
+            text.push_str(&format!(" ({:.1}%)", w * 100.0));
+        }
+    }
+    if let Some(by) = by {
+        text.push_str(&format!(", from the search of {}", by.command()));
+    }
+    text
+}
+
+/// The heat map's label of a searched move: `W` or `L` for a move proven to win or lose for the side to move, `D`
+/// for a proven draw, its winning chance in percent (1 to 99) once it has [`HEATMAP_LABEL_VISITS`] visits, and none
+/// before.
+fn heatmap_label(m: &MoveStats, me: Color) -> Option<String> {
+    match m.proof {
+        Some(Outcome::Win(w)) => Some(if w == me { "W" } else { "L" }.to_string()),
+        Some(Outcome::Draw) => Some("D".to_string()),
+        None if m.visits >= HEATMAP_LABEL_VISITS => Some(format!(
+            "{:.0}",
+            (f64::from(m.winrate) * 100.0).clamp(1.0, 99.0)
+        )),
+        None => None,
+    }
 }
 
 /// `oust-heatmap`: GoGui `gfx` of the search: each searched move shaded by its share of the visits and labelled
-/// with its winning chance in percent.
+/// as [`heatmap_label`] says, then a `TEXT` status line. On a finished game only the `TEXT` line, which says so: an
+/// analysis command that fails makes GoGui show a "Command failed" dialog.
 pub fn heatmap(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
-    let result = analysis_search(e)?;
+    let search = analysis_search(e, Analysis::HeatMap);
+    let text = analysis_text(e, search.as_ref());
+    let Some((result, _)) = search else {
+        return Ok(text.into());
+    };
     let pos = e.game.position();
+    let me = pos.to_move();
     let most = result
         .info
         .moves
@@ -154,7 +230,7 @@ pub fn heatmap(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
     let mut influence = String::from("INFLUENCE");
     let mut labels = String::from("LABEL");
     for m in &result.info.moves {
-        if m.mv == Move::Pass {
+        if m.mv == Move::Pass || (m.visits == 0 && m.proof.is_none()) {
             continue;
         }
         let name = move_name(pos, m.mv);
@@ -162,31 +238,38 @@ pub fn heatmap(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
             " {name} {:.2}",
             f64::from(m.visits) / f64::from(most)
         ));
-        labels.push_str(&format!(" {name} {:.0}", m.winrate * 100.0));
+        if let Some(label) = heatmap_label(m, me) {
+            labels.push_str(&format!(" {name} {label}"));
+        }
     }
-    let text = format!(
-        "TEXT {} playouts, {} to move, best {} ({:.1}%)",
-        result.playouts,
-        pos.to_move(),
-        result
-            .best
-            .map_or_else(|| "-".to_string(), |m| move_name(pos, m)),
-        result.winrate().unwrap_or(0.5) * 100.0
-    );
-    Ok([influence, labels, text].join("\n").into())
+    let lines: Vec<String> = [influence, labels]
+        .into_iter()
+        .filter(|l| l.contains(' '))
+        .chain([text])
+        .collect();
+    Ok(lines.join("\n").into())
 }
 
-/// `oust-pv`: GoGui `gfx` `VAR` line of the principal variation, colours included (a capture keeps the turn).
+/// `oust-pv`: GoGui `gfx` `VAR` line of the principal variation, colours included (a capture keeps the turn), then
+/// the `TEXT` status line of `oust-heatmap`. On a finished game only the `TEXT` line.
 pub fn pv(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
-    let result = analysis_search(e)?;
+    let search = analysis_search(e, Analysis::Pv);
+    let text = analysis_text(e, search.as_ref());
     let pos = e.game.position();
-    let Some(best) = result.info.moves.first() else {
-        return Ok(Reply::Text(String::new()));
-    };
-    let var: Vec<String> = best
-        .pv
-        .iter()
-        .map(|&(c, m)| format!("{} {}", c.letter(), move_name(pos, m)))
-        .collect();
-    Ok(format!("VAR {}", var.join(" ")).into())
+    let var: Vec<String> = search
+        .as_ref()
+        .and_then(|(result, _)| result.info.moves.first())
+        .map(|best| {
+            best.pv
+                .iter()
+                .map(|&(c, m)| format!("{} {}", c.letter(), move_name(pos, m)))
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(if var.is_empty() {
+        text
+    } else {
+        format!("VAR {}\n{text}", var.join(" "))
+    }
+    .into())
 }
