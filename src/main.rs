@@ -528,15 +528,15 @@ fn play_match(args: &MatchArgs) -> ExitCode {
     text.push('\n');
     if report.interrupted {
         text.push_str(&format!(
-            "interrupted after {} of {} games\n",
+            "interrupted after {} of {}\n",
             report.results.len(),
-            config.games
+            notation::count(config.games, "game")
         ));
     }
     if let Some(d) = report.sprt_decision {
         text.push_str(&format!(
-            "stopped by the SPRT after {} games: {}\n",
-            report.results.len(),
+            "stopped by the SPRT after {}: {}\n",
+            notation::count(report.results.len(), "game"),
             d.describe()
         ));
     }

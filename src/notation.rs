@@ -43,8 +43,10 @@ impl fmt::Display for MoveTextError {
 impl std::error::Error for MoveTextError {}
 
 /// A count and its noun, singular for one: `1 move`, `2 moves`, `0 moves`. The noun takes a plain `s`.
-pub fn count(n: usize, noun: &str) -> String {
-    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+pub fn count(n: impl std::fmt::Display, noun: &str) -> String {
+    let n = n.to_string();
+    let plural = if n == "1" { "" } else { "s" };
+    format!("{n} {noun}{plural}")
 }
 
 /// The name of a move on `geo`'s board: a vertex in upper case, such as `D4`, or `pass`.

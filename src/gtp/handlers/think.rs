@@ -175,10 +175,7 @@ fn analysis_text(e: &Engine, search: Option<&(SearchResult, Option<Analysis>)>) 
     };
     let mut text = format!(
         "TEXT {}, {} to move",
-        notation::count(
-            usize::try_from(result.playouts).unwrap_or(usize::MAX),
-            "playout"
-        ),
+        notation::count(result.playouts, "playout"),
         pos.to_move()
     );
     if let Some(best) = result.best {
