@@ -15,7 +15,7 @@ use oust::matches::{
     self, ClockSettings, MatchConfig, OpeningSource, Progress, ResultsFile, Sprt, TimeControl,
 };
 use oust::rules::{Geometry, Shape, Status};
-use oust::sgf;
+use oust::{notation, sgf};
 
 /// An engine for the board game Oust, speaking a GTP-style protocol on stdin and stdout.
 #[derive(Parser, Debug)]
@@ -78,8 +78,8 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
-    /// Validate SGF game records: syntax, every move legal, the result (RE) the one the moves reach. Exits with
-    /// status 1 when a record is bad
+    /// Validate SGF game records: syntax, every move of every game and variation legal, each game's result (RE)
+    /// the one its main line reaches. Exits with status 1 when a record is bad
     SgfCheck {
         /// Read records that give only SZ[2S-1] as this hexhex board (GoGui saves its hexhex games that way;
         /// records written by oust say HX[S] and need no flag)
@@ -328,24 +328,52 @@ fn sgf_check(files: &[PathBuf], board: Option<Shape>) -> ExitCode {
     if bad == 0 {
         ExitCode::SUCCESS
     } else {
-        eprintln!("{bad} of {} records are bad", files.len());
+        let verb = if bad == 1 { "is" } else { "are" };
+        eprintln!(
+            "{bad} of {} {verb} bad",
+            notation::count(files.len(), "record")
+        );
         ExitCode::FAILURE
     }
 }
 
 fn check_file(file: &Path, board: Option<Shape>) -> Result<String, String> {
     let text = sgf::read_file(file).map_err(|e| format!("cannot read: {e}"))?;
-    let (record, game) = sgf::check_for(&text, board).map_err(|e| e.to_string())?;
-    let pos = game.position();
+    let games = sgf::check_for(&text, board).map_err(|e| e.to_string())?;
+    let summaries: Vec<String> = games.iter().map(game_summary).collect();
+    Ok(match summaries.as_slice() {
+        [one] => one.clone(),
+        many => format!(
+            "{}; {}",
+            notation::count(many.len(), "game"),
+            many.iter()
+                .enumerate()
+                .map(|(i, s)| format!("game {}: {s}", i + 1))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+    })
+}
+
+/// `9x9, 40 moves, result ...` for a game's main line, then the number of variations checked when there are more.
+fn game_summary(checked: &sgf::Checked) -> String {
+    let pos = checked.game.position();
     let end = match pos.status() {
         Status::Over(o) => format!("result {}", o.describe()),
         _ => format!("unfinished, {} to move", pos.to_move()),
     };
-    Ok(format!(
-        "{}, {} moves, {end}",
-        record.board,
-        record.moves.len()
-    ))
+    let mut out = format!(
+        "{}, {}, {end}",
+        checked.record.board,
+        notation::count(checked.record.moves.len(), "move")
+    );
+    if checked.variations > 1 {
+        out.push_str(&format!(
+            " (main line; {} checked)",
+            notation::count(checked.variations, "variation")
+        ));
+    }
+    out
 }
 
 /// Writes a converted record to `output` (through a temporary file, so that a failed write leaves the old file
@@ -408,7 +436,23 @@ fn ap_import(file: &Path, variant: Option<&str>) -> Result<String, String> {
 /// `oust ap-export`: an SGF record's main line as an Abstract Play turn list.
 fn ap_export(file: &Path, board: Option<Shape>) -> Result<String, String> {
     let text = sgf::read_file(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    let (_, game) = sgf::check_for(&text, board).map_err(|e| format!("{}: {e}", file.display()))?;
+    let mut games = sgf::check_for(&text, board).map_err(|e| format!("{}: {e}", file.display()))?;
+    if games.len() != 1 {
+        return Err(format!(
+            "{}: the file holds {} games; a turn list holds one",
+            file.display(),
+            games.len()
+        ));
+    }
+    let checked = games.remove(0);
+    if checked.variations > 1 {
+        eprintln!(
+            "{}: the main line only, of {} lines of play",
+            file.display(),
+            checked.variations
+        );
+    }
+    let game = checked.game;
     let turns = abstract_play::turns(&game).map_err(|e| format!("{}: {e}", file.display()))?;
     eprintln!(
         "{}: {} turns on Abstract Play's {}",
@@ -609,15 +653,15 @@ fn play_match(args: &MatchArgs) -> ExitCode {
     text.push('\n');
     if report.interrupted {
         text.push_str(&format!(
-            "interrupted after {} of {} games\n",
+            "interrupted after {} of {}\n",
             report.results.len(),
-            config.games
+            notation::count(config.games, "game")
         ));
     }
     if let Some(d) = report.sprt_decision {
         text.push_str(&format!(
-            "stopped by the SPRT after {} games: {}\n",
-            report.results.len(),
+            "stopped by the SPRT after {}: {}\n",
+            notation::count(report.results.len(), "game"),
             d.describe()
         ));
     }

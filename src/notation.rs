@@ -51,7 +51,18 @@ impl fmt::Display for MoveTextError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MoveTextError::NotAMove(text) => {
-                write!(f, "expected a vertex such as D4, or pass, got '{text}'")
+                write!(f, "expected a vertex such as D4, or pass, got '{text}'")?;
+                let mut chars = text.chars();
+                let column_i = matches!(chars.next(), Some('I' | 'i'))
+                    && !chars.as_str().is_empty()
+                    && chars.as_str().bytes().all(|b| b.is_ascii_digit());
+                if column_i {
+                    write!(
+                        f,
+                        ": there is no column I (the columns skip it, as in Go: H, J)"
+                    )?;
+                }
+                Ok(())
             }
             MoveTextError::OffBoard(e) => write!(f, "{e}"),
         }
@@ -59,6 +70,13 @@ impl fmt::Display for MoveTextError {
 }
 
 impl std::error::Error for MoveTextError {}
+
+/// A count and its noun, singular for one: `1 move`, `2 moves`, `0 moves`. The noun takes a plain `s`.
+pub fn count(n: impl std::fmt::Display, noun: &str) -> String {
+    let n = n.to_string();
+    let plural = if n == "1" { "" } else { "s" };
+    format!("{n} {noun}{plural}")
+}
 
 /// The name of a move on `geo`'s board: a vertex in upper case, such as `D4`, or `pass`.
 pub fn move_name(geo: &Geometry, mv: Move) -> String {
@@ -334,13 +352,15 @@ impl fmt::Display for RowsError {
                 uneven: false,
             } => write!(
                 f,
-                "row {row} has {got} points, the board is {expected} wide"
+                "row {row} has {}, the board is {expected} wide",
+                count(*got, "point")
             ),
             RowsError::RowLength {
                 row, got, expected, ..
             } => write!(
                 f,
-                "row {row} has {got} points, the board's row {row} has {expected}"
+                "row {row} has {}, the board's row {row} has {expected}",
+                count(*got, "point")
             ),
             RowsError::BadChar { ch, row } => write!(
                 f,
@@ -463,6 +483,24 @@ mod tests {
     }
 
     #[test]
+    fn column_i_is_named_as_missing() {
+        let geo = Geometry::square(9).unwrap();
+        let message = |text: &str| parse_move(&geo, text).unwrap_err().to_string();
+        assert_eq!(
+            message("i5"),
+            "expected a vertex such as D4, or pass, got 'i5': there is no column I (the columns skip it, as in Go: H, J)"
+        );
+        assert_eq!(
+            message("I"),
+            "expected a vertex such as D4, or pass, got 'I'"
+        );
+        assert_eq!(
+            message("IX"),
+            "expected a vertex such as D4, or pass, got 'IX'"
+        );
+    }
+
+    #[test]
     fn vertex_syntax() {
         let geo = Geometry::square(25).unwrap();
         let at = |x, y| Ok(Move::Place(geo.point_at(x, y).unwrap()));
@@ -501,5 +539,11 @@ mod tests {
             parse_rows(&geo, "xo/.b.").unwrap_err().to_string(),
             "the board has 3 rows, the setup gives 2"
         );
+        assert_eq!(
+            parse_rows(&geo, "xo/.b./w").unwrap_err().to_string(),
+            "row 1 has 1 point, the board's row 1 has 2"
+        );
+        assert_eq!(count(1, "move"), "1 move");
+        assert_eq!(count(0, "move"), "0 moves");
     }
 }

@@ -1,7 +1,8 @@
 //! SGF (FF[4]) records of Oust games: writing a game, reading a record's main line, and replaying it through the
 //! rules, which refuse any illegal move with its number. Extra turns are consecutive moves of one colour.
-//! [`check`] validates a whole record, result included. This module works on text, apart from [`read_file`],
-//! which reads a record file with a size cap.
+//! [`check`] validates a whole record: every game, every variation, and each game's result. A syntax error says
+//! where (line and column), and a record that breaks off says what is missing. This module works on text, apart
+//! from [`read_file`], which reads a record file with a size cap.
 //!
 //! Points are written as Go's SGF writes them (the geometry's [`Geometry::sgf_coord`]). A hexhex board of side S
 //! is recorded as `SZ[2S-1]`, the rhombus GoGui draws it on, with the private root property `HX[S]`, since `SZ`
@@ -12,10 +13,10 @@ use std::io::Read as _;
 use std::path::Path;
 use std::sync::Arc;
 
-use nom::bytes::complete::{take_while, take_while1};
+use nom::bytes::complete::take_while1;
 use nom::character::complete::{char, multispace0};
 use nom::multi::{many0, many1};
-use nom::sequence::{delimited, preceded, terminated};
+use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
 use crate::notation::move_name;
@@ -183,6 +184,20 @@ pub enum SgfError {
     },
     /// The result (`RE`) disagrees with the game the moves play out.
     WrongResult(String),
+    /// A problem in one game or variation of a record that has several: which, and where its move is.
+    In {
+        /// The game, from 1.
+        game: usize,
+        /// The games in the record.
+        games: usize,
+        /// The variation, from 1 (the main line) in the order of the file, when the game has several and the
+        /// problem is in a line of play.
+        variation: Option<usize>,
+        /// Line and column (from 1) of the node with the move at fault, if a move is.
+        at: Option<(usize, usize)>,
+        /// The problem.
+        error: Box<SgfError>,
+    },
 }
 
 impl fmt::Display for SgfError {
@@ -214,16 +229,72 @@ impl fmt::Display for SgfError {
                 Ok(())
             }
             SgfError::WrongResult(m) => write!(f, "wrong result: {m}"),
+            SgfError::In {
+                game,
+                games,
+                variation,
+                at,
+                error,
+            } => {
+                let mut place = Vec::new();
+                if *games > 1 {
+                    place.push(format!("game {game} of {games}"));
+                }
+                match variation {
+                    Some(1) => place.push("variation 1 (the main line)".to_string()),
+                    Some(v) => place.push(format!("variation {v}")),
+                    None => {}
+                }
+                if let Some((line, column)) = at {
+                    place.push(format!("line {line}, column {column}"));
+                }
+                if place.is_empty() {
+                    write!(f, "{error}")
+                } else {
+                    write!(f, "{}: {error}", place.join(", "))
+                }
+            }
         }
     }
 }
 
 impl std::error::Error for SgfError {}
 
-type Res<'a, T> = IResult<&'a str, T>;
+/// Where the text of a record leaves the SGF grammar, as the node parsers below report it.
+#[derive(Debug)]
+struct Broken<'a> {
+    /// The text from the point where it goes wrong.
+    at: &'a str,
+    problem: Problem<'a>,
+}
+
+#[derive(Debug)]
+enum Problem<'a> {
+    /// A parser did not match (the caller says what it expected there).
+    Unexpected,
+    /// A property identifier without a value after it.
+    NoValue(&'a str),
+    /// A value whose closing `]` never comes: its property and the text from its `[`.
+    UnclosedValue { ident: &'a str, start: &'a str },
+}
+
+impl<'a> nom::error::ParseError<&'a str> for Broken<'a> {
+    fn from_error_kind(at: &'a str, _: nom::error::ErrorKind) -> Self {
+        Broken {
+            at,
+            problem: Problem::Unexpected,
+        }
+    }
+
+    fn append(_: &'a str, _: nom::error::ErrorKind, other: Self) -> Self {
+        other
+    }
+}
+
+type Res<'a, T> = IResult<&'a str, T, Broken<'a>>;
 type Node = Vec<(String, Vec<String>)>;
 
-/// `value := "[" (escaped character | any character but "]")* "]"`
+/// `value := "[" (escaped character | any character but "]")* "]"`; a value the text ends in is a failure.
 fn prop_value(i: &str) -> Res<'_, String> {
     let (rest, _) = char('[').parse(i)?;
     let mut out = String::new();
@@ -239,17 +310,35 @@ fn prop_value(i: &str) -> Res<'_, String> {
             c => out.push(c),
         }
     }
-    Err(nom::Err::Error(nom::error::Error::new(
-        i,
-        nom::error::ErrorKind::Char,
-    )))
+    Err(nom::Err::Failure(Broken {
+        at: &rest[rest.len()..],
+        problem: Problem::UnclosedValue {
+            ident: "",
+            start: i,
+        },
+    }))
 }
 
 /// `property := ident (value whitespace)+` where `ident` is upper-case letters (lower case ones of FF[3] are skipped)
 fn property(i: &str) -> Res<'_, (String, Vec<String>)> {
-    let (i, ident) =
-        terminated(take_while1(|c: char| c.is_ascii_alphabetic()), multispace0).parse(i)?;
-    let (i, values) = many1(terminated(prop_value, multispace0)).parse(i)?;
+    let (i, ident) = take_while1(|c: char| c.is_ascii_alphabetic()).parse(i)?;
+    let (i, _) = multispace0.parse(i)?;
+    let (i, values) = many1(terminated(prop_value, multispace0))
+        .parse(i)
+        .map_err(|e| match e {
+            nom::Err::Error(_) => nom::Err::Failure(Broken {
+                at: i,
+                problem: Problem::NoValue(ident),
+            }),
+            nom::Err::Failure(Broken {
+                at,
+                problem: Problem::UnclosedValue { start, .. },
+            }) => nom::Err::Failure(Broken {
+                at,
+                problem: Problem::UnclosedValue { ident, start },
+            }),
+            other => other,
+        })?;
     let ident: String = ident.chars().filter(char::is_ascii_uppercase).collect();
     Ok((i, (ident, values)))
 }
@@ -259,32 +348,209 @@ fn node(i: &str) -> Res<'_, Node> {
     preceded(terminated(char(';'), multispace0), many0(property)).parse(i)
 }
 
-/// `tree := "(" node+ tree* ")"`, flattened to its main line (the first variation at each branch)
-fn tree(i: &str) -> Res<'_, Vec<Node>> {
-    let (i, _) = terminated(char('('), multispace0).parse(i)?;
-    let (i, mut nodes) = many1(terminated(node, multispace0)).parse(i)?;
-    let (i, children) = many0(terminated(tree, multispace0)).parse(i)?;
-    let (i, _) = terminated(char(')'), multispace0).parse(i)?;
-    if let Some(first) = children.into_iter().next() {
-        nodes.extend(first);
-    }
-    Ok((i, nodes))
+/// One node of a collection: its properties, where its `;` is (a byte offset) and its children, which are the next
+/// node of its sequence or the first node of each variation.
+#[derive(Debug)]
+struct TreeNode {
+    props: Node,
+    at: usize,
+    children: Vec<usize>,
 }
 
-/// `collection := whitespace tree` (only the first game is read); text before the first `(` is ignored
-fn collection(i: &str) -> Res<'_, Vec<Node>> {
-    preceded(
-        take_while(|c| c != '('),
-        delimited(multispace0, tree, multispace0),
+/// The game trees of an SGF collection, their nodes in one list (deep variations need no recursion).
+#[derive(Debug, Default)]
+struct Collection {
+    nodes: Vec<TreeNode>,
+    /// The root node of each game.
+    games: Vec<usize>,
+}
+
+impl Collection {
+    /// The main line from node `from`: the first child at each branch.
+    fn main_line(&self, from: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(Some(from), |&n| self.nodes[n].children.first().copied())
+    }
+}
+
+/// An example of a game tree for syntax errors.
+const TREE_EXAMPLE: &str = "(;FF[4]SZ[9];B[dd])";
+
+/// Line and column (from 1, in characters) of byte offset `at` of `text`.
+fn line_column(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..at];
+    let line_start = before.rfind('\n').map_or(0, |n| n + 1);
+    (
+        before.matches('\n').count() + 1,
+        before[line_start..].chars().count() + 1,
     )
-    .parse(i)
+}
+
+/// `line L, column C` of the place where `rest`, a tail of `text`, starts.
+fn place(text: &str, rest: &str) -> String {
+    let (line, column) = line_column(text, text.len() - rest.len());
+    format!("line {line}, column {column}")
+}
+
+/// `'c'` for the next character of `rest`.
+fn next_char(rest: &str) -> String {
+    rest.chars()
+        .next()
+        .map_or_else(|| "the end of the file".to_string(), |c| format!("'{c}'"))
+}
+
+/// A game tree being read: where its `(` is, the node its first node follows (`None` for a game), the last node
+/// read so far, and whether a variation has begun (after which only variations and `)` may follow).
+struct Open<'a> {
+    paren: &'a str,
+    parent: Option<usize>,
+    last: Option<usize>,
+    variations: bool,
+}
+
+/// The message for a record that ends while game trees are open, `inside` a value or not.
+fn broke_off(text: &str, open: &[Open], inside: Option<(&str, &str)>) -> String {
+    let mut out = format!(
+        "the record breaks off at {}, the end of the file",
+        place(text, &text[text.len()..])
+    );
+    let mut missing = Vec::new();
+    if let Some((ident, start)) = inside {
+        let _ = write!(
+            out,
+            ", inside the value of {ident} that begins at {}",
+            place(text, start)
+        );
+        missing.push("`]`".to_string());
+    }
+    let innermost = open.last().map(|o| o.paren);
+    if inside.is_none() && open.last().is_some_and(|o| o.last.is_none()) {
+        missing.push("a node (`;`)".to_string());
+    }
+    match open.len() {
+        0 => {}
+        1 => missing.push("`)`".to_string()),
+        n => missing.push(format!("{n} `)`")),
+    }
+    let _ = write!(out, ": missing {}", missing.join(" and "));
+    if let Some(paren) = innermost {
+        let (first, what) = match open.len() {
+            1 => ("", "game tree"),
+            _ => (", the first", "variation"),
+        };
+        let _ = write!(
+            out,
+            "{first} to close the {what} opened at {}",
+            place(text, paren)
+        );
+    }
+    out
+}
+
+/// `collection := text* tree (whitespace tree)*` with `tree := "(" node+ tree* ")"`: every game tree (only the
+/// first with `first_only`), read iteratively. Text before the first `(` and after the last game is ignored.
+///
+/// # Errors
+/// [`SgfError::Syntax`] saying where the text leaves the grammar, or where it breaks off and what is missing.
+fn collection(text: &str, first_only: bool) -> Result<Collection, SgfError> {
+    let syntax = SgfError::Syntax;
+    let Some(first) = text.find('(') else {
+        return Err(syntax(if text.trim().is_empty() {
+            format!("the file is empty: expected a game tree such as {TREE_EXAMPLE}")
+        } else {
+            format!("no game tree: expected one such as {TREE_EXAMPLE}, but the file has no `(`")
+        }));
+    };
+    let mut c = Collection::default();
+    let mut open: Vec<Open> = Vec::new();
+    let mut i = &text[first..];
+    loop {
+        i = i.trim_start();
+        let Some(top) = open.last_mut() else {
+            if i.starts_with('(') && (!first_only || c.games.is_empty()) {
+                open.push(Open {
+                    paren: i,
+                    parent: None,
+                    last: None,
+                    variations: false,
+                });
+                i = &i[1..];
+                continue;
+            }
+            break;
+        };
+        match i.chars().next() {
+            None => return Err(syntax(broke_off(text, &open, None))),
+            Some(';') if !top.variations => {
+                let (rest, props) = match node(i) {
+                    Ok(parsed) => parsed,
+                    Err(nom::Err::Failure(Broken {
+                        problem: Problem::UnclosedValue { ident, start },
+                        ..
+                    })) => return Err(syntax(broke_off(text, &open, Some((ident, start))))),
+                    Err(nom::Err::Failure(Broken {
+                        at,
+                        problem: Problem::NoValue(ident),
+                    })) => {
+                        return Err(syntax(format!(
+                            "{}: property {ident} has no value: expected `[`, got {}",
+                            place(text, at),
+                            next_char(at)
+                        )));
+                    }
+                    Err(_) => return Err(syntax(format!("{}: expected a node", place(text, i)))),
+                };
+                let id = c.nodes.len();
+                c.nodes.push(TreeNode {
+                    props,
+                    at: text.len() - i.len(),
+                    children: Vec::new(),
+                });
+                match top.last.or(top.parent) {
+                    Some(parent) => c.nodes[parent].children.push(id),
+                    None => c.games.push(id),
+                }
+                top.last = Some(id);
+                i = rest;
+            }
+            Some('(') if top.last.is_some() => {
+                top.variations = true;
+                let parent = top.last;
+                open.push(Open {
+                    paren: i,
+                    parent,
+                    last: None,
+                    variations: false,
+                });
+                i = &i[1..];
+            }
+            Some(')') if top.last.is_some() => {
+                open.pop();
+                i = &i[1..];
+            }
+            Some(_) => {
+                let expected = if top.last.is_none() {
+                    "a node (`;`) after `(`"
+                } else if top.variations {
+                    "`(` or `)` after a variation"
+                } else {
+                    "`;`, `(` or `)`"
+                };
+                return Err(syntax(format!(
+                    "{}: expected {expected}, got {}",
+                    place(text, i),
+                    next_char(i)
+                )));
+            }
+        }
+    }
+    Ok(c)
 }
 
 /// Reads the main line of the first game of an SGF collection.
 ///
 /// # Errors
-/// [`SgfError::Syntax`] for text that is not SGF, [`SgfError::Unsupported`] for records of another game, of an
-/// unsupported size, or with set-up after the first move.
+/// [`SgfError::Syntax`] for text that is not SGF (saying where), [`SgfError::Unsupported`] for records of another
+/// game, of an unsupported size, or with set-up after the first move.
 pub fn parse(text: &str) -> Result<Record, SgfError> {
     parse_for(text, None)
 }
@@ -295,14 +561,15 @@ pub fn parse(text: &str) -> Result<Record, SgfError> {
 /// # Errors
 /// As [`parse`].
 pub fn parse_for(text: &str, current: Option<Shape>) -> Result<Record, SgfError> {
-    let nodes = match collection(text) {
-        Ok((_, nodes)) => nodes,
-        Err(_) => {
-            return Err(SgfError::Syntax(
-                "expected a game tree such as (;FF[4]SZ[9];B[dd])".into(),
-            ));
-        }
-    };
+    let c = collection(text, true)?;
+    record_of(c.main_line(c.games[0]).map(|n| &c.nodes[n].props), current)
+}
+
+/// The record of one line of play: `nodes` from a game's root to the end of the line.
+fn record_of<'n>(
+    nodes: impl Iterator<Item = &'n Node>,
+    current: Option<Shape>,
+) -> Result<Record, SgfError> {
     let mut size: Option<(usize, usize)> = None;
     let mut hex_side: Option<usize> = None;
     let mut to_move = None;
@@ -310,7 +577,7 @@ pub fn parse_for(text: &str, current: Option<Shape>) -> Result<Record, SgfError>
     let mut info = Vec::new();
     let mut raw_moves: Vec<(Color, String)> = Vec::new();
     let mut raw_setup: Vec<(Color, String)> = Vec::new();
-    for (n, node) in nodes.iter().enumerate() {
+    for (n, node) in nodes.enumerate() {
         let mut node_pl = None;
         for (key, values) in node {
             match key.as_str() {
@@ -518,13 +785,31 @@ pub fn read_file(path: &Path) -> std::io::Result<String> {
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-/// Validates a whole record: it parses, every move is legal, and a result (`RE`) of `B+`, `W+`, `0` or `Draw`
-/// is the one the moves reach. Results decided off the board (`B+R`, `W+Time`, `B+F`, ...) are accepted while
-/// the game on the board is unfinished; `?`, `Void` and an empty `RE` state nothing and are accepted.
+/// One game of a checked record: its main line, replayed, and the number of its variations (lines of play, the
+/// main line included), all checked.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// The main line's record.
+    pub record: Record,
+    /// The main line, replayed.
+    pub game: Game,
+    /// Lines of play in the game tree, from 1.
+    pub variations: usize,
+}
+
+/// Most nodes [`check_for`] replays in all, counting the nodes a variation shares with others once per variation:
+/// far more than any real record needs, and a bound on the time a crafted one can take.
+pub const MAX_CHECKED_NODES: usize = 10_000_000;
+
+/// Validates a whole record: it parses, every move of every game and every variation is legal, and a result (`RE`)
+/// of `B+`, `W+`, `0` or `Draw` is the one each game's main line reaches. Results decided off the board (`B+R`,
+/// `W+Time`, `B+F`, ...) are accepted while the game on the board is unfinished; `?`, `Void` and an empty `RE` state
+/// nothing and are accepted. Variations are numbered from 1 in the order of the file, the main line first.
 ///
 /// # Errors
-/// The first problem found, as an [`SgfError`].
-pub fn check(text: &str) -> Result<(Record, Game), SgfError> {
+/// The first problem found, as an [`SgfError`]; in a record with more than one game or variation, an
+/// [`SgfError::In`] that says which game and variation, and where the move is.
+pub fn check(text: &str) -> Result<Vec<Checked>, SgfError> {
     check_for(text, None)
 }
 
@@ -533,17 +818,107 @@ pub fn check(text: &str) -> Result<(Record, Game), SgfError> {
 ///
 /// # Errors
 /// As [`check`].
-pub fn check_for(text: &str, current: Option<Shape>) -> Result<(Record, Game), SgfError> {
-    let record = parse_for(text, current)?;
-    let game = replay(&record, None)?;
-    let outcome = match game.position().status() {
-        Status::Over(o) => Some(o),
-        _ => None,
-    };
-    if let Some(re) = record.get("RE") {
-        check_result(re.trim(), outcome)?;
+pub fn check_for(text: &str, current: Option<Shape>) -> Result<Vec<Checked>, SgfError> {
+    let c = collection(text, false)?;
+    let games = c.games.len();
+    let mut work = 0usize;
+    let mut out = Vec::with_capacity(games);
+    for (g, &root) in c.games.iter().enumerate() {
+        let lines = leaves(&c, root);
+        let wrap = |variation: Option<usize>, at: Option<usize>, error: SgfError| {
+            if games == 1 && lines == 1 {
+                return error;
+            }
+            SgfError::In {
+                game: g + 1,
+                games,
+                variation: variation.filter(|_| lines > 1),
+                at: at.map(|n| line_column(text, c.nodes[n].at)),
+                error: Box::new(error),
+            }
+        };
+        let mut main = None;
+        let mut variation = 0;
+        // Depth first, first variations first: `path` holds the nodes from the root to the node at hand.
+        let mut path: Vec<usize> = Vec::new();
+        let mut stack = vec![(root, 0)];
+        while let Some((n, depth)) = stack.pop() {
+            path.truncate(depth);
+            path.push(n);
+            let children = &c.nodes[n].children;
+            if !children.is_empty() {
+                stack.extend(children.iter().rev().map(|&k| (k, depth + 1)));
+                continue;
+            }
+            variation += 1;
+            work += path.len();
+            if work > MAX_CHECKED_NODES {
+                return Err(wrap(
+                    Some(variation),
+                    None,
+                    SgfError::Unsupported(format!(
+                        "too many variations: checking them all means replaying more than {MAX_CHECKED_NODES} nodes"
+                    )),
+                ));
+            }
+            let record = record_of(path.iter().map(|&n| &c.nodes[n].props), current)
+                .map_err(|e| wrap(Some(variation), None, e))?;
+            let game = replay(&record, None).map_err(|e| {
+                let at = match e {
+                    SgfError::Illegal { number, .. } | SgfError::Turn { number, .. } => {
+                        move_node(&c, &path, number)
+                    }
+                    _ => None,
+                };
+                wrap(Some(variation), at, e)
+            })?;
+            if main.is_none() {
+                if let Some(re) = record.get("RE") {
+                    let outcome = match game.position().status() {
+                        Status::Over(o) => Some(o),
+                        _ => None,
+                    };
+                    check_result(re.trim(), outcome).map_err(|e| wrap(None, None, e))?;
+                }
+                main = Some((record, game));
+            }
+        }
+        if let Some((record, game)) = main {
+            out.push(Checked {
+                record,
+                game,
+                variations: variation,
+            });
+        }
     }
-    Ok((record, game))
+    Ok(out)
+}
+
+/// The number of lines of play (leaves) in the tree from node `root`.
+fn leaves(c: &Collection, root: usize) -> usize {
+    let mut count = 0;
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        let children = &c.nodes[n].children;
+        if children.is_empty() {
+            count += 1;
+        }
+        stack.extend(children);
+    }
+    count
+}
+
+/// The node of `path` that holds move `number` (from 1).
+fn move_node(c: &Collection, path: &[usize], number: usize) -> Option<usize> {
+    let mut seen = 0;
+    path.iter().copied().find(|&n| {
+        seen += c.nodes[n]
+            .props
+            .iter()
+            .filter(|(k, _)| k == "B" || k == "W")
+            .count();
+        seen >= number
+    })
 }
 
 fn check_result(re: &str, outcome: Option<Outcome>) -> Result<(), SgfError> {
@@ -753,6 +1128,104 @@ mod tests {
         );
         // Once the game is over the stated side is not checked (GoGui asks its ruler anyway).
         assert!(replay(&parse("(;SZ[4:2]AB[aa]AW[ba];B[ab]PL[W])").unwrap(), None).is_ok());
+    }
+
+    #[test]
+    fn syntax_errors_say_where_the_record_goes_wrong() {
+        let msg = |t: &str| {
+            parse(t)
+                .unwrap_err()
+                .to_string()
+                .replace("not a valid SGF record: ", "")
+        };
+        assert_eq!(
+            msg(" \n"),
+            "the file is empty: expected a game tree such as (;FF[4]SZ[9];B[dd])"
+        );
+        assert_eq!(
+            msg("hello"),
+            "no game tree: expected one such as (;FF[4]SZ[9];B[dd]), but the file has no `(`"
+        );
+        assert_eq!(
+            msg("("),
+            "the record breaks off at line 1, column 2, the end of the file: missing a node (`;`) and `)` to close \
+             the game tree opened at line 1, column 1"
+        );
+        assert_eq!(
+            msg("(;SZ[5];B[aa](;W[bb]\n(;B[cc]"),
+            "the record breaks off at line 2, column 8, the end of the file: missing 3 `)`, the first to close the \
+             variation opened at line 2, column 1"
+        );
+        assert_eq!(
+            msg("(;SZ[5]C[a\\]"),
+            "the record breaks off at line 1, column 13, the end of the file, inside the value of C that begins at \
+             line 1, column 9: missing `]` and `)` to close the game tree opened at line 1, column 1"
+        );
+        assert_eq!(
+            msg("(;FF[4]\n SZ 5;B[aa])"),
+            "line 2, column 5: property SZ has no value: expected `[`, got '5'"
+        );
+        assert_eq!(
+            msg("(x)"),
+            "line 1, column 2: expected a node (`;`) after `(`, got 'x'"
+        );
+        assert_eq!(
+            msg("(;SZ[5];B[aa] 5)"),
+            "line 1, column 15: expected `;`, `(` or `)`, got '5'"
+        );
+        assert_eq!(
+            msg("(;SZ[5];B[aa] x)"),
+            "line 1, column 16: property x has no value: expected `[`, got ')'"
+        );
+        assert_eq!(
+            msg("(;SZ[5];B[aa](;W[bb]);B[cc])"),
+            "line 1, column 22: expected `(` or `)` after a variation, got ';'"
+        );
+        // Columns count characters, not bytes.
+        assert_eq!(
+            msg("(;C[\u{e9}t\u{e9}] 5)"),
+            "line 1, column 10: expected `;`, `(` or `)`, got '5'"
+        );
+    }
+
+    #[test]
+    fn deep_variations_are_read_without_recursion() {
+        // 100 000 nested variations: a recursive parser overflows its stack.
+        let depth = 100_000;
+        let text = format!("(;SZ[5]{}{})", "(;C[x]".repeat(depth), ")".repeat(depth));
+        let checked = check(&text).unwrap();
+        assert_eq!(checked.len(), 1);
+        assert_eq!(checked[0].variations, 1);
+        let unclosed = format!("(;SZ[5]{}", "(;C[x]".repeat(depth));
+        assert!(
+            parse(&unclosed)
+                .unwrap_err()
+                .to_string()
+                .ends_with(&format!(
+                    "missing {} `)`, the first to close the variation opened at line 1, column {}",
+                    depth + 1,
+                    8 + 6 * (depth - 1)
+                ))
+        );
+    }
+
+    #[test]
+    fn checking_every_variation_has_a_bound() {
+        // 5000 nodes in a line, each with a side variation: replaying every variation from the root means
+        // about 12.5 million nodes.
+        let n = 5000;
+        let text = format!(
+            "(;SZ[5]{})",
+            "(;C[side])(;C[main]".repeat(n) + &")".repeat(n)
+        );
+        let err = check(&text).unwrap_err().to_string();
+        assert!(
+            err.ends_with(&format!(
+                "unsupported SGF record: too many variations: checking them all means replaying more than \
+                 {MAX_CHECKED_NODES} nodes"
+            )),
+            "{err}"
+        );
     }
 
     #[test]

@@ -49,3 +49,49 @@ fn ci_runs_the_readme_test_command() {
         "CI does not run `{command}` verbatim"
     );
 }
+
+/// protocol.md shows the whole response of `gogui-analyze_commands`, README names every entry of GoGui's analyze
+/// menu, and both agree with what the engine answers.
+#[test]
+fn the_documented_analyze_menu_is_the_engine_s() {
+    let mut engine = oust::gtp::Engine::new(oust::gtp::Options::default()).unwrap();
+    let mut out = Vec::new();
+    oust::gtp::run(
+        &mut engine,
+        std::io::Cursor::new(b"gogui-analyze_commands\n".to_vec()),
+        &mut out,
+    )
+    .unwrap();
+    let answered = String::from_utf8(out).unwrap();
+
+    let doc = read("protocol.md");
+    let section = doc
+        .split("### `gogui-analyze_commands`")
+        .nth(1)
+        .expect("a section for gogui-analyze_commands");
+    let example = section
+        .split("```\n")
+        .nth(1)
+        .expect("an example in the section");
+    let documented = example
+        .strip_prefix("gogui-analyze_commands\n")
+        .expect("the example sends the command");
+    assert_eq!(
+        documented,
+        answered.trim_end_matches('\n').to_string() + "\n"
+    );
+
+    let readme = read("README.md").to_lowercase().replace("\n   ", " ");
+    let menu = readme
+        .split("tools, analyze commands offers")
+        .nth(1)
+        .and_then(|r| r.split('\n').next())
+        .expect("README describes the analyze menu");
+    for entry in oust::gtp::ANALYZE_COMMANDS {
+        assert!(
+            menu.contains(&entry.label.to_lowercase()),
+            "README's analyze menu lacks '{}': {menu}",
+            entry.label
+        );
+    }
+}

@@ -132,8 +132,8 @@ fn gogui_ruler_replay_and_game_end() {
     let out = transcript(&mut e, input);
     let after_list = out.split_once("\n\n").unwrap().1;
     let expected = "= Oust\n\n= 9\n\n=\n\n=\n\n=\n\n= black\n\n\
-        ? illegal move: black is to move: white's placement did not capture\n\n\
-        ? illegal move: black is to move: white's placement did not capture\n\n\
+        ? illegal move: D6 is occupied by a white stone\n\n\
+        ? illegal move: D6 is occupied by a white stone\n\n\
         =\n\n=\n\n=\n\n=\n\n\
         = . . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n. . . X X . . . .\n\
         . . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n\n\
@@ -148,7 +148,8 @@ fn gogui_ruler_replay_and_game_end() {
 #[test]
 fn gogui_style_replays_of_a_whole_game_reach_the_saved_position() {
     let text = sgf::read_file(&fixture("gogui-cvc-game.sgf")).unwrap();
-    let (record, final_game) = sgf::check(&text).unwrap();
+    let [checked] = sgf::check(&text).unwrap().try_into().unwrap();
+    let (record, final_game) = (checked.record, checked.game);
     let moves: Vec<String> = final_game
         .records()
         .iter()
@@ -230,7 +231,11 @@ fn games_saved_by_gogui_load_into_the_positions_gogui_showed() {
     ];
     for (name, moves, rows, captured) in cases {
         let text = sgf::read_file(&fixture(name)).unwrap();
-        let (record, game) = sgf::check(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let [checked] = sgf::check(&text)
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .try_into()
+            .unwrap();
+        let (record, game) = (checked.record, checked.game);
         assert_eq!(record.moves.len(), moves, "{name}");
         assert!(
             record.turns.len() == moves,
@@ -316,16 +321,17 @@ fn a_failed_loadsgf_leaves_the_game_as_it_was() {
         "missing.sgf",
     ] {
         let out = transcript(&mut e, &format!("loadsgf {}\n", fixture(file).display()));
-        assert!(out.starts_with("? cannot "), "{out}");
+        assert!(out.starts_with("? cannot load file "), "{out}");
         assert_eq!(e.game().records(), before.records());
         assert_eq!(e.game().position(), before.position());
     }
+    // A move number past the end loads the whole record, as GTP says.
     let out = transcript(
         &mut e,
         &format!("loadsgf {} 200\n", fixture("gogui-cvc-game.sgf").display()),
     );
-    assert!(out.contains("move number 200 is past the end"), "{out}");
-    assert_eq!(e.game().position(), before.position());
+    assert_eq!(out, "=\n\n");
+    assert_eq!(e.game().records().len(), 111);
 }
 
 #[test]
@@ -394,7 +400,7 @@ fn sgf_check_accepts_good_records_and_refuses_bad_ones() {
     assert_eq!(
         lines[3],
         format!(
-            "{}: not a valid SGF record: expected a game tree such as (;FF[4]SZ[9];B[dd])",
+            "{}: not a valid SGF record: no game tree: expected one such as (;FF[4]SZ[9];B[dd]), but the file has no `(`",
             d(3)
         )
     );
@@ -408,6 +414,77 @@ fn sgf_check_accepts_good_records_and_refuses_bad_ones() {
     // No file at all is a usage error.
     let out = run_binary(&["sgf-check"], "");
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// Every game of a collection and every variation is replayed: a bad move anywhere is named by its game, its
+/// variation (numbered in the file's order, the main line first) and the line and column of its node.
+#[test]
+fn sgf_check_replays_every_game_and_every_variation() {
+    let good = fixture("games-and-variations.sgf");
+    let out = run_binary(&["sgf-check", good.to_str().unwrap()], "");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!(
+            "{}: ok: 2 games; game 1: 5x5, 3 moves, unfinished, white to move (main line; 4 variations checked); \
+             game 2: 3x3, 1 move, unfinished, white to move\n",
+            good.display()
+        )
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let bad = ["second-game-illegal.sgf", "variation-illegal.sgf"].map(fixture);
+    let out = run_binary(
+        &[
+            "sgf-check",
+            bad[0].to_str().unwrap(),
+            bad[1].to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        format!(
+            "{}: game 2 of 2, line 3, column 1: move 3 (white C3) is illegal: black is to move: white's placement \
+             did not capture\n\
+             {}: variation 3, line 5, column 16: move 5 (white B4) is illegal: black is to move: white's placement \
+             did not capture\n\
+             2 of 2 records are bad\n",
+            bad[0].display(),
+            bad[1].display()
+        )
+    );
+}
+
+/// An empty, unclosed or truncated record says where it breaks off and what is missing.
+#[test]
+fn sgf_check_says_where_a_record_breaks_off() {
+    let bad = ["empty.sgf", "unclosed.sgf", "truncated.sgf"].map(fixture);
+    let mut args = vec!["sgf-check"];
+    args.extend(bad.iter().map(|p| p.to_str().unwrap()));
+    let out = run_binary(&args, "");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        format!(
+            "{}: not a valid SGF record: the file is empty: expected a game tree such as (;FF[4]SZ[9];B[dd])\n\
+             {}: not a valid SGF record: the record breaks off at line 3, column 1, the end of the file: missing `)` \
+             to close the game tree opened at line 1, column 1\n\
+             {}: not a valid SGF record: the record breaks off at line 2, column 11, the end of the file, inside the \
+             value of W that begins at line 2, column 9: missing `]` and `)` to close the game tree opened at line 1, \
+             column 1\n\
+             3 of 3 records are bad\n",
+            bad[0].display(),
+            bad[1].display(),
+            bad[2].display()
+        )
+    );
 }
 
 #[test]

@@ -847,3 +847,41 @@ fn shards_run_by_gnu_parallel_play_the_games_of_one_long_match() {
         String::from_utf8_lossy(&merged.stderr)
     );
 }
+
+/// Counts and their nouns agree: '1 move', not '1 moves', in the start line and the adjudication.
+#[test]
+fn one_move_is_one_move_in_the_start_line_and_the_results() {
+    let dir = scratch("one-move");
+    let random = format!("{OUST} --player random");
+    let results = dir.join("results.txt");
+    let out = run_match(
+        &[random.clone(), random],
+        &[
+            "--games",
+            "2",
+            "--size",
+            "3",
+            "--random-openings",
+            "1",
+            "--max-moves",
+            "1",
+        ],
+        &dir,
+        &results,
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("match: 2 games on 3x3, random openings of 1 move, ")),
+        "{stderr}"
+    );
+    let text = fs::read_to_string(&results).unwrap();
+    assert_eq!(
+        text.matches("\tadjudicated a draw after 1 move\n").count(),
+        2,
+        "{text}"
+    );
+}

@@ -92,7 +92,66 @@ fn hexhex_showboard_is_a_hexagon_with_its_coordinates() {
 fn ids_are_echoed_on_success_and_failure() {
     assert_eq!(
         transcript(b"1 name\n2 frobnicate\nname\nfrobnicate\n"),
-        "=1 oust\n\n?2 unknown command\n\n= oust\n\n? unknown command\n\n"
+        "=1 oust\n\n?2 unknown command: frobnicate\n\n= oust\n\n? unknown command: frobnicate\n\n"
+    );
+}
+
+#[test]
+fn unknown_commands_are_named_with_the_command_they_are_near() {
+    let long = "x".repeat(100);
+    let cases = [
+        (
+            "PLAY W E5",
+            "unknown command: PLAY (commands are lower case: did you mean play?)",
+        ),
+        ("exit", "unknown command: exit (did you mean quit?)"),
+        (
+            "help",
+            "unknown command: help (list_commands lists every command)",
+        ),
+        (
+            "HELP me",
+            "unknown command: HELP (list_commands lists every command)",
+        ),
+        (
+            "showbord",
+            "unknown command: showbord (did you mean showboard?)",
+        ),
+        ("nmae", "unknown command: nmae (did you mean name?)"),
+        (
+            "genmvoe b",
+            "unknown command: genmvoe (did you mean genmove?)",
+        ),
+        (
+            "genmove_black",
+            "unknown command: genmove_black (did you mean genmove?)",
+        ),
+        (
+            "setup b X",
+            "unknown command: setup (did you mean oust-setup?)",
+        ),
+        (
+            "list-commands",
+            "unknown command: list-commands (did you mean list_commands?)",
+        ),
+        (
+            "lz-analyze b 50",
+            "unknown command: lz-analyze (did you mean oust-analyze?)",
+        ),
+        ("frobnicate", "unknown command: frobnicate"),
+        ("go", "unknown command: go"),
+        ("xyzzy", "unknown command: xyzzy"),
+    ];
+    for (line, message) in cases {
+        assert_eq!(
+            transcript(format!("3 {line}\n").as_bytes()),
+            format!("?3 {message}\n\n"),
+            "{line}"
+        );
+    }
+    assert_eq!(
+        transcript(format!("{long}\n").as_bytes()),
+        format!("? unknown command: {}...\n\n", &long[..40])
     );
 }
 
@@ -126,7 +185,7 @@ fn an_id_alone_or_an_oversized_id_is_a_syntax_error() {
 fn invalid_utf8_is_an_unknown_command_or_a_syntax_error() {
     assert_eq!(
         transcript(b"\xff\xfe\n5 play b \xc3\x28\n"),
-        "? unknown command\n\n?5 syntax error: expected a vertex such as D4, or pass, got '\u{fffd}('\n\n"
+        "? unknown command: \u{fffd}\u{fffd}\n\n?5 syntax error: expected a vertex such as D4, or pass, got '\u{fffd}('\n\n"
     );
 }
 
@@ -140,6 +199,22 @@ fn an_oversized_line_is_refused_and_the_next_line_is_read() {
         format!("?8 line too long: more than {MAX_LINE} bytes; the command was ignored\n\n");
     assert!(out.starts_with(&expected_first), "{out}");
     assert!(out.ends_with("=10 to-move b extra-turn no must-pass no stones-b 0 stones-w 0 captured-b 0 captured-w 0 placements 0 result none\n\n"));
+}
+
+#[test]
+fn the_line_cap_counts_the_command_not_comments_or_padding() {
+    // A megabyte of comment, of spaces between the words, of control characters: short commands all the same.
+    let mut input = b"1 name # ".to_vec();
+    input.extend("a long comment ".repeat(70_000).as_bytes());
+    input.extend_from_slice(b"\n2 play");
+    input.extend(std::iter::repeat_n(b' ', 1024 * 1024));
+    input.extend_from_slice(b"b D4\n3 oust-status\x00");
+    input.extend(std::iter::repeat_n(b'\x00', 1024 * 1024));
+    input.extend_from_slice(b"\n");
+    assert_eq!(
+        transcript(&input),
+        "=1 oust\n\n=2\n\n=3 to-move w extra-turn no must-pass no stones-b 1 stones-w 0 captured-b 0 captured-w 0 placements 1 result none\n\n"
+    );
 }
 
 #[test]
@@ -287,16 +362,20 @@ fn binary_exits_zero_on_end_of_input_and_after_quit() {
 
 #[test]
 fn binary_stdout_carries_only_responses_even_with_debug_logging() {
-    let input = b"1 boardsize 5\n2 genmove b\n3 genmove w\n4 showboard\nbogus\n";
+    let input = b"1 boardsize 5\n2 genmove b\n3 genmove w\n4 showboard\nbogus\n5 oust-heatmap\n\
+                  6 oust-set-param resign_threshold 0.1\n7 genmove b\n8 loadsgf none.sgf\n";
     let args = [&["--seed", "4"][..], &QUICK[..]].concat();
     let quiet = run_binary(&args, input, &[]);
     let loud = run_binary(&args, input, &[("RUST_LOG", "trace")]);
     assert_eq!(quiet.stdout, loud.stdout);
-    assert!(
-        !loud.stderr.is_empty(),
-        "debug logging should write to stderr"
-    );
-    assert!(String::from_utf8_lossy(&loud.stderr).contains("<- 2 genmove b"));
+    let log = String::from_utf8_lossy(&loud.stderr);
+    assert!(!log.is_empty(), "debug logging should write to stderr");
+    assert!(log.contains("<- 2 genmove b"), "{log}");
+    assert!(log.contains("low streak"), "{log}");
+    // Readable text, not Rust's Debug forms.
+    for debug in ["Some(", "None", "Ok(", "Err(", "{ "] {
+        assert!(!log.contains(debug), "{debug} in the log:\n{log}");
+    }
 }
 
 #[test]
@@ -308,6 +387,16 @@ fn binary_survives_a_two_megabyte_line_and_garbage() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.ends_with("=1 oust\n\n"), "{text}");
     assert_eq!(text.matches("\n\n").count(), 3);
+}
+
+#[test]
+fn parameter_names_take_either_spelling_on_the_command_line() {
+    let out = run_binary(
+        &["--set", "time-per-move=0.25", "--set", "tree_mb=8"],
+        b"oust-get-param time_per_move\noust-get-param tree-mb\n",
+        &[],
+    );
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "= 0.25\n\n= 8\n\n");
 }
 
 #[test]

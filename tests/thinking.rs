@@ -101,7 +101,8 @@ fn clock_and_parameter_errors() {
         &mut e,
         "1 time_settings 1 2\n2 time_settings a 0 0\n3 time_left x 1 0\n4 kgs-time_settings byoyomi 1\n\
          5 kgs-time_settings fischer 1 2\n6 oust-set-param threads 0\n7 oust-set-param nope 1\n8 oust-get-param nope\n\
-         9 oust-set-param player alphazero\n10 oust-analyze 0\n11 oust-get-param threads\n",
+         9 oust-set-param player alphazero\n10 oust-analyze 0\n11 oust-get-param threads\n\
+         12 kgs-time_settings absolute\n",
     );
     let expected = "?1 syntax error: time_settings takes 3 arguments (MAIN BYO_YOMI_TIME BYO_YOMI_STONES), got 2\n\n\
         ?2 syntax error: main time must be a number of seconds from 0 to 10000000, got 'a'\n\n\
@@ -113,7 +114,8 @@ fn clock_and_parameter_errors() {
         ?8 unknown parameter 'nope'\n\n\
         ?9 syntax error: player: expected mcts, uct-plain or random, got 'alphazero'\n\n\
         ?10 syntax error: the interval is in centiseconds, 1 to 360000, got '0'\n\n\
-        =11 1\n\n";
+        =11 1\n\n\
+        ?12 syntax error: kgs-time_settings absolute takes 1 number, got 0\n\n";
     assert_eq!(out, expected);
 }
 
@@ -140,6 +142,13 @@ fn every_parameter_reads_back_what_was_set() {
             &format!("oust-set-param {name} {value}\noust-get-param {name}\n"),
         );
         assert_eq!(out, format!("=\n\n= {value}\n\n"), "{name}");
+        // The spelling of the command-line flags works too.
+        let flag = name.replace('_', "-");
+        let out = send(
+            &mut e,
+            &format!("oust-set-param {flag} {value}\noust-get-param {flag}\n"),
+        );
+        assert_eq!(out, format!("=\n\n= {value}\n\n"), "{flag}");
     }
 }
 
@@ -164,6 +173,45 @@ impl Read for Slow {
             self.current = Cursor::new(bytes);
         }
     }
+}
+
+#[test]
+fn analysis_takes_the_colour_to_move_as_lz_analyze_does() {
+    let mut e = engine();
+    let input = Slow {
+        chunks: vec![
+            (
+                Duration::ZERO,
+                b"boardsize 7\n1 oust-analyze w 5\n2 oust-analyze x 5\n3 oust-analyze b 0\n4 oust-analyze B 5\n"
+                    .to_vec(),
+            ),
+            (Duration::from_millis(300), b"5 oust-analyze b\n6 name\n".to_vec()),
+        ],
+        current: Cursor::new(Vec::new()),
+    };
+    let mut out = Vec::new();
+    gtp::run(&mut e, std::io::BufReader::new(input), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.starts_with(
+            "=\n\n?1 black is to move: no move has been played yet\n\n\
+             ?2 syntax error: expected a colour (b, black, w, white), got 'x'\n\n\
+             ?3 syntax error: the interval is in centiseconds, 1 to 360000, got '0'\n\n\
+             =4\ninfo move "
+        ),
+        "{text}"
+    );
+    assert!(text.contains("\n\n=5\n"), "{text}");
+    assert!(text.ends_with("\n\n=6 oust\n\n"), "{text}");
+    // After a capture the same colour is to move.
+    let out = send(
+        &mut e,
+        "rectangular_boardsize 4 2\noust-setup b XO../...O\nplay b A1\n7 oust-analyze w 1\n",
+    );
+    assert!(
+        out.ends_with("?7 black is to move: extra turn after a capture\n\n"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -227,7 +275,7 @@ fn resigns_when_lost_for_two_searches_in_a_row() {
             resigned = true;
             break;
         }
-        if out.contains("result") || out.contains("cannot move") {
+        if out.contains("result") || out.contains("the game is over") {
             break;
         }
     }
@@ -264,6 +312,122 @@ fn a_new_board_never_reuses_the_tree_of_another() {
             assert!(
                 vertex.is_match(answer) || answer.contains("the game is over"),
                 "{first} / {second}: {answer}"
+            );
+        }
+    }
+}
+
+/// The responses of a transcript by id: `=7 text` becomes `(7, "text")`.
+fn by_id(out: &str) -> std::collections::HashMap<u32, String> {
+    out.split("\n\n")
+        .filter_map(|r| {
+            let r = r.strip_prefix('=')?;
+            let digits = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
+            let id = r[..digits].parse().ok()?;
+            Some((id, r[digits..].trim_start_matches(' ').to_string()))
+        })
+        .collect()
+}
+
+/// GoGui's heat map labels a move with its winning chance only once the search has looked at it enough: a move
+/// with one lost playout read "0", which looks like a proven loss. Proven moves read W or L; 0 and 100 never
+/// appear.
+#[test]
+fn heatmap_labels_need_visits_and_proven_moves_read_w_or_l() {
+    let mut e = engine();
+    let out = send(
+        &mut e,
+        "oust-set-param playouts 300\nboardsize 9\n1 oust-heatmap\n",
+    );
+    let map = &by_id(&out)[&1];
+    let lines: Vec<&str> = map.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    let shaded: Vec<&str> = lines[0]
+        .strip_prefix("INFLUENCE ")
+        .unwrap()
+        .split(' ')
+        .step_by(2)
+        .collect();
+    let labels: Vec<&str> = lines[1]
+        .strip_prefix("LABEL ")
+        .unwrap()
+        .split(' ')
+        .collect();
+    assert!(
+        labels.len() / 2 < shaded.len(),
+        "moves with a few visits are shaded, not labelled: {out}"
+    );
+    for pair in labels.chunks(2) {
+        assert!(shaded.contains(&pair[0]), "{out}");
+        let percent: u32 = pair[1].parse().unwrap();
+        assert!((1..=99).contains(&percent), "{out}");
+    }
+    assert!(
+        lines[2].starts_with("TEXT 300 playouts, black to move, best "),
+        "{out}"
+    );
+    // Black's A1 captures White's only stone: a proven win.
+    let out = send(
+        &mut e,
+        "rectangular_boardsize 4 2\noust-setup b XO../....\n2 oust-heatmap\n",
+    );
+    assert!(
+        by_id(&out)[&2].starts_with("INFLUENCE A1 1.00\nLABEL A1 W\nTEXT "),
+        "{out}"
+    );
+}
+
+/// `oust-heatmap` and `oust-pv` sent one after the other answer from one search, and say so, so that they show the
+/// same best move; each command answers from a search once, and any other command in between ends the sharing.
+#[test]
+fn heatmap_and_pv_in_a_row_share_one_search() {
+    let mut e = engine();
+    let out = send(
+        &mut e,
+        "oust-set-param playouts 500\nboardsize 7\n1 oust-heatmap\n2 oust-pv\n3 oust-pv\n4 name\n\
+         5 oust-pv\n6 oust-heatmap\n7 oust-heatmap\n",
+    );
+    let r = by_id(&out);
+    let text = |id: u32| r[&id].lines().last().unwrap().to_string();
+    let best = text(1)
+        .split("best ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(r[&2].starts_with(&format!("VAR b {best}")), "{out}");
+    assert_eq!(
+        text(2),
+        format!("{}, from the search of oust-heatmap", text(1))
+    );
+    for id in [3, 5, 7] {
+        assert!(!text(id).contains("from the search"), "{id}: {out}");
+        assert!(text(id).starts_with("TEXT 500 playouts"), "{id}: {out}");
+    }
+    assert_eq!(text(6), format!("{}, from the search of oust-pv", text(5)));
+}
+
+/// GoGui shows a "Command failed" dialog when an analyze command fails: on a finished game every analyze command
+/// it offers answers, with a status line where there is nothing to show.
+#[test]
+fn every_analyze_command_answers_on_a_finished_game() {
+    let mut e = engine();
+    let mut input = String::from("rectangular_boardsize 4 2\noust-setup b XO../....\nplay b A1\n");
+    for (i, a) in gtp::ANALYZE_COMMANDS.iter().enumerate() {
+        input.push_str(&format!("{} {}\n", i + 1, a.command));
+    }
+    let out = send(&mut e, &input);
+    assert!(!out.contains('?'), "{out}");
+    let r = by_id(&out);
+    assert_eq!(r.len(), gtp::ANALYZE_COMMANDS.len(), "{out}");
+    for (i, a) in gtp::ANALYZE_COMMANDS.iter().enumerate() {
+        if ["oust-heatmap", "oust-pv"].contains(&a.command) {
+            assert_eq!(
+                r[&(i as u32 + 1)],
+                "TEXT nothing to analyze: the game is over (B+ (black captured every white stone))",
+                "{out}"
             );
         }
     }

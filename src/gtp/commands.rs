@@ -297,8 +297,8 @@ pub static COMMANDS: &[CommandSpec] = &[
     ),
     command!(
         "oust-analyze",
-        "[INTERVAL]",
-        0..=1,
+        "[COLOR] [INTERVAL]",
+        0..=2,
         "stream the search until the next command",
         think::analyze
     ),
@@ -329,11 +329,122 @@ pub fn find(name: &str) -> Option<&'static CommandSpec> {
 /// # Errors
 /// The command's [`GtpError`]; the state is then unchanged.
 pub fn execute(engine: &mut Engine, name: &str, args: &[&str]) -> Result<Reply, GtpError> {
-    let spec = find(name).ok_or(GtpError::UnknownCommand)?;
+    engine.commands += 1;
+    let spec = find(name).ok_or_else(|| unknown_command(name))?;
     if args.len() < spec.min_args || args.len() > spec.max_args {
         return Err(arity_error(spec, args.len()));
     }
     engine.guarded(|engine| (spec.run)(engine, args))
+}
+
+/// Names people type for a command, and the command they mean (checked in lower case). `help` has a hint of its
+/// own.
+const ALIASES: &[(&str, &str)] = &[
+    ("exit", "quit"),
+    ("bye", "quit"),
+    ("q", "quit"),
+    ("commands", "list_commands"),
+    ("black", "play"),
+    ("white", "play"),
+    ("move", "play"),
+    ("genmove_black", "genmove"),
+    ("genmove_white", "genmove"),
+    ("kgs-genmove_cleanup", "genmove"),
+    ("board", "showboard"),
+    ("show", "showboard"),
+    ("print", "showboard"),
+    ("legal", "list_legal"),
+    ("legal_moves", "list_legal"),
+    ("score", "final_score"),
+    ("new", "clear_board"),
+    ("clear", "clear_board"),
+    ("size", "boardsize"),
+    ("load", "loadsgf"),
+    ("save", "printsgf"),
+    ("savesgf", "printsgf"),
+    ("lz-analyze", "oust-analyze"),
+    ("analyze", "oust-analyze"),
+    ("params", "oust-list-params"),
+    ("set", "oust-set-param"),
+    ("get", "oust-get-param"),
+];
+
+/// Longest part of an unknown name repeated in the error.
+const MAX_NAME_SHOWN: usize = 40;
+
+/// The error for a name that is not a command: the name, and a hint when a command is near it (another case, a
+/// common alias, `oust-` left out, `-` for `_`, or one or two letters off). Nothing is guessed when no command is
+/// close.
+fn unknown_command(name: &str) -> GtpError {
+    let shown = match name.char_indices().nth(MAX_NAME_SHOWN) {
+        Some((cut, _)) => format!("{}...", &name[..cut]),
+        None => name.to_string(),
+    };
+    GtpError::UnknownCommand {
+        name: shown,
+        hint: hint(name),
+    }
+}
+
+fn hint(name: &str) -> Option<String> {
+    let lower = name.to_lowercase();
+    if lower != name && find(&lower).is_some() {
+        return Some(format!("commands are lower case: did you mean {lower}?"));
+    }
+    if lower == "help" || lower == "?" {
+        return Some("list_commands lists every command".into());
+    }
+    if let Some(&(_, command)) = ALIASES.iter().find(|(alias, _)| *alias == lower) {
+        return Some(format!("did you mean {command}?"));
+    }
+    let normal = |s: &str| s.replace('-', "_");
+    let prefixed = format!("oust-{lower}");
+    if let Some(c) = COMMANDS
+        .iter()
+        .find(|c| c.name == prefixed || normal(c.name) == normal(&lower))
+    {
+        return Some(format!("did you mean {}?", c.name));
+    }
+    // One letter off for short names, two for longer ones; only the closest commands are named.
+    if lower.chars().count() > MAX_NAME_SHOWN {
+        return None;
+    }
+    let most = if lower.chars().count() <= 4 { 1 } else { 2 };
+    let scored: Vec<(usize, &str)> = COMMANDS
+        .iter()
+        .map(|c| (edit_distance(&lower, c.name), c.name))
+        .filter(|&(d, _)| d <= most)
+        .collect();
+    let best = scored.iter().map(|&(d, _)| d).min()?;
+    let names: Vec<&str> = scored
+        .iter()
+        .filter(|&&(d, _)| d == best)
+        .map(|&(_, n)| n)
+        .collect();
+    Some(format!("did you mean {}?", names.join(" or ")))
+}
+
+/// The fewest insertions, deletions, substitutions and swaps of two neighbouring characters that turn `a` into
+/// `b` (optimal string alignment distance).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    // d[i][j]: the distance from a[..i] to b[..j].
+    let mut d: Vec<Vec<usize>> = (0..=a.len())
+        .map(|i| (0..=b.len()).map(|j| if i == 0 { j } else { i }).collect())
+        .collect();
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let mut best = (d[i - 1][j - 1] + usize::from(a[i - 1] != b[j - 1]))
+                .min(d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
 }
 
 fn arity_error(spec: &CommandSpec, got: usize) -> GtpError {
@@ -397,5 +508,15 @@ mod tests {
         // The engine goes on, with a fresh tree.
         assert!(run(&mut e, "genmove b").is_ok());
         assert_eq!(e.game.records().len(), before.len() + 1);
+    }
+
+    #[test]
+    fn edit_distances() {
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("komi", "komi"), 0);
+        assert_eq!(edit_distance("genmvoe", "genmove"), 1);
+        assert_eq!(edit_distance("nmae", "name"), 1);
+        assert_eq!(edit_distance("showbord", "showboard"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }

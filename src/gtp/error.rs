@@ -7,8 +7,14 @@ use crate::rules::IllegalMove;
 /// A failed command; the response is `?` followed by this text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GtpError {
-    /// The command name is not in the command table.
-    UnknownCommand,
+    /// The command name is not in the command table. The name is shown after `unknown command:`, with a hint when
+    /// a known command is near it (GTP controllers read only the first words).
+    UnknownCommand {
+        /// The name as it arrived (cut short when very long).
+        name: String,
+        /// What to try instead, such as `did you mean quit?`.
+        hint: Option<String>,
+    },
     /// The line or an argument does not parse, or the argument count is wrong.
     Syntax(String),
     /// `boardsize` or `rectangular_boardsize` with a size the engine does not support.
@@ -24,7 +30,13 @@ pub enum GtpError {
 impl fmt::Display for GtpError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GtpError::UnknownCommand => f.write_str("unknown command"),
+            GtpError::UnknownCommand { name, hint } => {
+                write!(f, "unknown command: {name}")?;
+                if let Some(hint) = hint {
+                    write!(f, " ({hint})")?;
+                }
+                Ok(())
+            }
             GtpError::Syntax(m) => write!(f, "syntax error: {m}"),
             GtpError::UnacceptableSize(m) => write!(f, "unacceptable size: {m}"),
             GtpError::CannotUndo => f.write_str("cannot undo: no move to take back"),

@@ -1,22 +1,24 @@
-//! Reading command lines: a length cap, and the GTP v2 preprocessing of section 3.1.
+//! Reading command lines: the GTP v2 preprocessing of section 3.1, and a length cap on what is left of a line.
 
 use std::io::{self, BufRead};
 
-/// Longest accepted command line in bytes, newline excluded. Longer lines are answered with an error and their
-/// remainder is discarded, so memory stays bounded whatever arrives.
+/// Longest accepted command in bytes, counted after preprocessing: comments, control characters and repeated
+/// spaces do not count. Longer commands are answered with an error; the reader keeps at most this many bytes of
+/// any line and discards the rest, so memory stays bounded whatever arrives.
 pub const MAX_LINE: usize = 64 * 1024;
 
-/// One line as read, before preprocessing.
+/// One line as read: its command part, at most [`MAX_LINE`] bytes of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RawLine {
-    /// The bytes of the line, without the newline, at most [`MAX_LINE`] of them.
+    /// The bytes of the line without the newline, the comment, control characters other than tab, and spaces or
+    /// tabs at the start and repeated (a run of them is kept as one space). [`preprocess`] does the rest.
     pub bytes: Vec<u8>,
-    /// True when the line was longer than [`MAX_LINE`] and was cut.
+    /// True when the command part was longer than [`MAX_LINE`] and was cut.
     pub truncated: bool,
 }
 
-/// Reads the next line from `input`, keeping at most [`MAX_LINE`] bytes. Returns `None` at end of input. A last
-/// line without a newline is still returned.
+/// Reads the next line from `input`, keeping its command part as [`RawLine`] says. Returns `None` at end of
+/// input. A last line without a newline is still returned.
 ///
 /// # Errors
 /// Errors of the underlying reader.
@@ -26,6 +28,8 @@ pub fn read_line<R: BufRead + ?Sized>(input: &mut R) -> io::Result<Option<RawLin
         truncated: false,
     };
     let mut seen_any = false;
+    let mut in_comment = false;
+    let mut space = false;
     loop {
         let buf = match input.fill_buf() {
             Ok(b) => b,
@@ -40,12 +44,27 @@ pub fn read_line<R: BufRead + ?Sized>(input: &mut R) -> io::Result<Option<RawLin
             Some(i) => (&buf[..i], Some(i + 1)),
             None => (buf, None),
         };
-        let room = MAX_LINE - line.bytes.len();
-        if chunk.len() > room {
-            line.truncated = true;
+        for &b in chunk {
+            match b {
+                _ if in_comment || line.truncated => {}
+                b'#' => in_comment = true,
+                b' ' | b'\t' => space = !line.bytes.is_empty(),
+                _ if b < 0x20 || b == 0x7f => {}
+                _ => {
+                    let needed = 1 + usize::from(space);
+                    if line.bytes.len() + needed > MAX_LINE {
+                        line.truncated = true;
+                        line.bytes.truncate(MAX_LINE);
+                        continue;
+                    }
+                    if space {
+                        line.bytes.push(b' ');
+                        space = false;
+                    }
+                    line.bytes.push(b);
+                }
+            }
         }
-        line.bytes
-            .extend_from_slice(&chunk[..chunk.len().min(room)]);
         let used = done.unwrap_or(buf.len());
         input.consume(used);
         if done.is_some() {
@@ -93,6 +112,39 @@ mod tests {
         assert_eq!(first.bytes.len(), MAX_LINE);
         assert_eq!(read_line(&mut r).unwrap().unwrap().bytes, b"name");
         assert_eq!(read_line(&mut r).unwrap(), None);
+    }
+
+    #[test]
+    fn comments_control_characters_and_padding_do_not_count() {
+        let long = |fill: &[u8]| fill.repeat(2 * MAX_LINE);
+        let mut data = b"name #".to_vec();
+        data.extend(long(b"comment "));
+        data.extend_from_slice(b"\n\t 7 ");
+        data.extend(long(b" \t"));
+        data.extend_from_slice(b"play");
+        data.extend(long(b"\0\r"));
+        data.extend_from_slice(b" b\tD4 ");
+        data.extend(long(b" "));
+        data.extend_from_slice(b"\n");
+        let mut r = &data[..];
+        let line = read_line(&mut r).unwrap().unwrap();
+        assert_eq!(
+            (line.bytes.as_slice(), line.truncated),
+            (&b"name"[..], false)
+        );
+        let line = read_line(&mut r).unwrap().unwrap();
+        assert_eq!(
+            (line.bytes.as_slice(), line.truncated),
+            (&b"7 play b D4"[..], false)
+        );
+        assert_eq!(read_line(&mut r).unwrap(), None);
+        // Exactly MAX_LINE bytes of command is accepted; one more is not.
+        for (len, truncated) in [(MAX_LINE, false), (MAX_LINE + 1, true)] {
+            let mut data = vec![b'y'; len];
+            data.push(b'\n');
+            let line = read_line(&mut &data[..]).unwrap().unwrap();
+            assert_eq!((line.bytes.len(), line.truncated), (MAX_LINE, truncated));
+        }
     }
 
     #[test]

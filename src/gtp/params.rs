@@ -158,8 +158,10 @@ pub static PARAMS: &[ParamSpec] = &[
     ),
 ];
 
-/// The parameter named `name`.
+/// The parameter named `name`, spelt with `_` as in the table or with `-` as in the command-line flags
+/// (`time_per_move` or `time-per-move`).
 pub fn find_param(name: &str) -> Option<&'static ParamSpec> {
+    let name = name.replace('-', "_");
     PARAMS.iter().find(|p| p.name == name)
 }
 

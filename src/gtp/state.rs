@@ -127,6 +127,44 @@ pub struct Engine {
     pub(crate) clocks: [Clock; 2],
     /// Consecutive searches for each colour that ended below the resign threshold.
     pub(crate) low_streak: [u32; 2],
+    /// Commands executed so far: the number of the command at hand while it runs.
+    pub(crate) commands: u64,
+    /// The last search of a GoGui analysis command, which the other one may answer from.
+    pub(crate) shared: Option<SharedSearch>,
+}
+
+/// The GoGui analysis commands that answer from one search (see [`SharedSearch`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Analysis {
+    /// `oust-heatmap`.
+    HeatMap,
+    /// `oust-pv`.
+    Pv,
+}
+
+impl Analysis {
+    /// The command's name.
+    pub(crate) fn command(self) -> &'static str {
+        match self {
+            Analysis::HeatMap => "oust-heatmap",
+            Analysis::Pv => "oust-pv",
+        }
+    }
+}
+
+/// A search made for one GoGui analysis command. The other one, sent as the very next command (so on the same
+/// position and settings), answers from it instead of searching again, so that the heat map and the principal
+/// variation show the same best move. A command answers from a given search once.
+#[derive(Clone, Debug)]
+pub(crate) struct SharedSearch {
+    /// The number of the last command that answered from it ([`Engine::commands`]).
+    pub(crate) command: u64,
+    /// The command that searched.
+    pub(crate) by: Analysis,
+    /// The commands that have answered from it.
+    pub(crate) used: Vec<Analysis>,
+    /// The search.
+    pub(crate) result: SearchResult,
 }
 
 impl Engine {
@@ -149,6 +187,8 @@ impl Engine {
                 Clock::new(TimeSystem::Unlimited),
             ],
             low_streak: [0, 0],
+            commands: 0,
+            shared: None,
         })
     }
 

@@ -222,7 +222,7 @@ impl Referee<'_, '_> {
             {
                 return Err(Stop::Draw(
                     Reason::MaxMoves,
-                    format!("adjudicated a draw after {max} moves"),
+                    format!("adjudicated a draw after {}", notation::count(max, "move")),
                 ));
             }
             let mv = self.genmove(color)?;

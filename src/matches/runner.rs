@@ -11,6 +11,7 @@ use std::sync::mpsc::{self, RecvTimeoutError, Sender, SyncSender};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::notation;
 use crate::rules::{Game, Geometry, Move, Shape};
 use crate::sgf::{self, GameInfo};
 
@@ -659,13 +660,17 @@ impl<'a> Display<'a> {
         if c.progress == Progress::Off {
             return;
         }
-        let plural = if c.games == 1 { "" } else { "s" };
-        let mut games = format!("{} game{plural} on {}", c.games, c.board);
+        let mut games = format!("{} on {}", notation::count(c.games, "game"), c.board);
         match &c.openings {
             OpeningSource::None if c.alternate => games.push_str(", colours alternating"),
             OpeningSource::None => {}
             OpeningSource::File(p) => games.push_str(&format!(", openings from {}", p.display())),
-            OpeningSource::Random(k) => games.push_str(&format!(", random openings of {k} moves")),
+            OpeningSource::Random(k) => {
+                games.push_str(&format!(
+                    ", random openings of {}",
+                    notation::count(*k, "move")
+                ));
+            }
         }
         let text = format!(
             "match: A = {} ({}), B = {} ({})\nmatch: {games}, {}, {workers} at once",

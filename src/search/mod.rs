@@ -228,8 +228,8 @@ impl Searcher {
         result.info = mcts::root_info(&kept.tree, pos, result.playouts);
         result.elapsed = start.elapsed();
         log::debug!(
-            "search: {} playouts in {:.3}s, {} reused visits, {} nodes{}",
-            result.playouts,
+            "search: {} in {:.3}s, {} reused visits, {} nodes{}",
+            crate::notation::count(result.playouts, "playout"),
             result.elapsed.as_secs_f64(),
             reused,
             kept.tree.used(),

@@ -95,9 +95,10 @@ komi 6.5
 26 gogui-rules_captured_count
 #? [1 1]
 
-# GoGui also replays moves already on the board: they fail and change nothing.
+# GoGui also replays moves already on the board: they fail, saying the point is occupied (whoever is to move),
+# and change nothing.
 27 play W A4
-#? [illegal move: black is to move: white's placement did not capture]*
+#? [illegal move: A4 is occupied by a white stone]*
 
 28 play B B2
 #? [illegal move: B2 is occupied by a black stone]*
@@ -262,6 +263,14 @@ boardsize 2
 
 72 final_score
 #? [0]
+
+# GoGui shows a "Command failed" dialog when an analyze command fails: on a finished game the heat map and the
+# principal variation answer only a status line that says why there is nothing to show.
+79 oust-heatmap
+#? [TEXT nothing to analyze: the game is over \(0 \(neither player can place\)\)]
+
+80 oust-pv
+#? [TEXT nothing to analyze: the game is over \(0 \(neither player can place\)\)]
 
 # The analyze commands GoGui offers in its menu, and the ones they run.
 73 gogui-analyze_commands

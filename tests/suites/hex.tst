@@ -183,4 +183,4 @@ oust-set-param threads 1
 #? []
 
 58 loadsgf sgf/gogui-hex7-human.sgf
-#? [cannot load 'sgf/gogui-hex7-human.sgf': after move 11 the record says black is to move \(PL\), but by the rules white is]*
+#? [cannot load file 'sgf/gogui-hex7-human.sgf': after move 11 the record says black is to move \(PL\), but by the rules white is]*

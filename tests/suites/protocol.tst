@@ -30,7 +30,17 @@ clear_board
 
 # Unknown commands, wrong arity and bad arguments
 10 frobnicate
-#? [unknown command]*
+#? [unknown command: frobnicate]*
+
+# The text after the name teaches: another case, a common alias, a command one or two letters away.
+54 PLAY b D4
+#? [unknown command: PLAY \(commands are lower case: did you mean play\?\)]*
+
+55 exit
+#? [unknown command: exit \(did you mean quit\?\)]*
+
+56 help
+#? [unknown command: help \(list_commands lists every command\)]*
 
 11 play b
 #? [syntax error: play takes 2 arguments \(COLOR MOVE\), got 1]*
@@ -42,7 +52,7 @@ clear_board
 #? [syntax error: expected a colour \(b, black, w, white\), got 'red']*
 
 14 play b I4
-#? [syntax error: expected a vertex such as D4, or pass, got 'I4']*
+#? [syntax error: expected a vertex such as D4, or pass, got 'I4': there is no column I \(the columns skip it, as in Go: H, J\)]*
 
 15 play b D0
 #? [syntax error: expected a vertex such as D4, or pass, got 'D0']*
@@ -64,6 +74,15 @@ clear_board
 
 21 boardsize 99999999999999999999999
 #? [syntax error: the size must be a whole number, got '99999999999999999999999']*
+
+57 boardsize 9x9
+#? [syntax error: the size must be a whole number, got '9x9' \(for a 9 x 9 board use rectangular_boardsize 9 9\)]*
+
+58 boardsize 7X5
+#? [syntax error: the size must be a whole number, got '7X5' \(for a 7 x 5 board use rectangular_boardsize 7 5\)]*
+
+59 boardsize hex7
+#? [syntax error: the size must be a whole number, got 'hex7' \(for a hexhex board use oust-board hex7\)]*
 
 22 komi 6.5
 #? []
@@ -98,7 +117,7 @@ clear_board
 #? [illegal move: black cannot pass while a placement is legal \(for example A1\)]*
 
 32 final_score
-#? [game is not over]*
+#? [cannot score: the game is not over]*
 
 33 undo
 #? []

@@ -90,7 +90,14 @@ oust-setup b XO../....
 #? [to-move none extra-turn no must-pass no stones-b 2 stones-w 0 captured-b 1 captured-w 0 placements 1 result B\+]
 
 62 genmove w
-#? [cannot move: the game is over \(B\+ \(black captured every white stone\)\)]*
+#? [illegal move: the game is over: B\+ \(black captured every white stone\)]*
+
+# play and reg_genmove say the same.
+63 play w C2
+#? [illegal move: the game is over: B\+ \(black captured every white stone\)]*
+
+64 reg_genmove b
+#? [illegal move: the game is over: B\+ \(black captured every white stone\)]*
 
 # Example 6: B A2, W B2, B B1, W A1 fills the 2x2 board with isolated stones: no winner (ruling 8).
 boardsize 2

@@ -30,12 +30,18 @@
 8 oust-status
 #? [to-move none extra-turn no must-pass no stones-b 0 stones-w 30 captured-b 27 captured-w 54 placements 111 result W\+]
 
-# The largest move number is one past the last move; it loads the whole game.
+# One past the last move loads the whole game; so does any move number beyond, as GTP says.
 9 loadsgf sgf/gogui-human-game.sgf 112
 #? []
 
 10 loadsgf sgf/gogui-human-game.sgf 113
-#? [cannot load 'sgf/gogui-human-game\.sgf': move number 113 is past the end: the record has 111 moves, so the largest is 112]*
+#? []
+
+37 oust-status
+#? [to-move none extra-turn no must-pass no stones-b 0 stones-w 30 captured-b 27 captured-w 54 placements 111 result W\+]
+
+38 loadsgf sgf/gogui-human-game.sgf 99999999999999999999
+#? [syntax error: the move number must be a whole number from 1, got '99999999999999999999']*
 
 11 loadsgf sgf/gogui-human-game.sgf 0
 #? [syntax error: the move number must be a whole number from 1, got '0']*
@@ -77,21 +83,31 @@
 36 showboard
 #? [   A B C\n 3 \. \.\(O\)3\n 2 O \. O 2\n 1 \. O O 1\n   A B C\ngame over\nstones: black 0, white 5; captured: by black 1, by white 5\nlast move: white C3\nresult: W\+ \(white captured every black stone\)]
 
-# Errors name the file and the reason, and leave the game as it was.
+# Errors start with GTP's 'cannot load file', name the file and the reason, and leave the game as it was.
 20 loadsgf missing.sgf
-#? [cannot read 'missing\.sgf': .+]*
+#? [cannot load file 'missing\.sgf': .+]*
 
 21 loadsgf sgf
-#? [cannot read 'sgf': .+]*
+#? [cannot load file 'sgf': .+]*
 
 22 loadsgf sgf/not-sgf.sgf
-#? [cannot load 'sgf/not-sgf\.sgf': not a valid SGF record: expected a game tree such as \(;FF\[4\]SZ\[9\];B\[dd\]\)]*
+#? [cannot load file 'sgf/not-sgf\.sgf': not a valid SGF record: no game tree: expected one such as \(;FF\[4\]SZ\[9\];B\[dd\]\), but the file has no `\(`]*
 
 23 loadsgf sgf/illegal-move.sgf
-#? [cannot load 'sgf/illegal-move\.sgf': move 3 \(white C3\) is illegal: black is to move: white's placement did not capture]*
+#? [cannot load file 'sgf/illegal-move\.sgf': move 3 \(white C3\) is illegal: black is to move: white's placement did not capture]*
 
 24 loadsgf sgf/wrong-turn.sgf
-#? [cannot load 'sgf/wrong-turn\.sgf': after move 2 the record says white is to move \(PL\), but by the rules black is]*
+#? [cannot load file 'sgf/wrong-turn\.sgf': after move 2 the record says white is to move \(PL\), but by the rules black is]*
+
+# A record that breaks off says where, and what is missing.
+39 loadsgf sgf/truncated.sgf
+#? [cannot load file 'sgf/truncated\.sgf': not a valid SGF record: the record breaks off at line 2, column 11, the end of the file, inside the value of W that begins at line 2, column 9: missing `\]` and `\)` to close the game tree opened at line 1, column 1]*
+
+40 loadsgf sgf/unclosed.sgf
+#? [cannot load file 'sgf/unclosed\.sgf': not a valid SGF record: the record breaks off at line 3, column 1, the end of the file: missing `\)` to close the game tree opened at line 1, column 1]*
+
+41 loadsgf sgf/empty.sgf
+#? [cannot load file 'sgf/empty\.sgf': not a valid SGF record: the file is empty: expected a game tree such as \(;FF\[4\]SZ\[9\];B\[dd\]\)]*
 
 25 oust-status
 #? [to-move none extra-turn no must-pass no stones-b 0 stones-w 5 captured-b 1 captured-w 5 placements 11 result W\+]
@@ -121,3 +137,10 @@ oust-setup w .OX./..X.
 
 32 printsgf
 #? [\(;FF\[4\]GM\[1\]CA\[UTF-8\]AP\[oust:[0-9.]+\]SZ\[4:2\]GN\[Oust\]AB\[cb\]\[ca\]AW\[ba\]PL\[W\]\n;W\[ab\]\)]
+
+# loadsgf plays the main line of the first game of a collection (sgf-check checks them all).
+42 loadsgf sgf/second-game-illegal.sgf
+#? []
+
+43 oust-status
+#? [to-move b extra-turn no must-pass no stones-b 1 stones-w 1 captured-b 0 captured-w 0 placements 2 result none]

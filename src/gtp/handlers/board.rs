@@ -42,7 +42,21 @@ fn new_board(e: &mut Engine, shape: Shape) -> Result<Reply, GtpError> {
 /// (a hexhex board of side (N+1)/2, a rectangle whose longer side is N) takes `boardsize N` for that start-up board.
 /// GoGui sends its player only the side of the grid it draws, and starts its ruler with the player's command line.
 pub fn boardsize(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
-    let n = args::size(args[0], "the size")?;
+    let n = args::size(args[0], "the size").map_err(|err| {
+        // A board name such as 7x5 or hex7: point to the command that takes it.
+        let hint = match Shape::parse(args[0]) {
+            _ if args[0].bytes().all(|b| b.is_ascii_digit()) => return err,
+            Ok(Shape::Rect { width, height }) => {
+                format!("for a {width} x {height} board use rectangular_boardsize {width} {height}")
+            }
+            Ok(Shape::Hex { side }) => format!("for a hexhex board use oust-board hex{side}"),
+            Err(_) => return err,
+        };
+        syntax(format!(
+            "the size must be a whole number, got '{}' ({hint})",
+            args[0]
+        ))
+    })?;
     let start = e.options.board;
     if start != Shape::square(n)
         && let Ok(geo) = Geometry::new(start)

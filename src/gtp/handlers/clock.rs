@@ -5,6 +5,7 @@ use crate::gtp::args;
 use crate::gtp::error::{GtpError, syntax};
 use crate::gtp::reply::Reply;
 use crate::gtp::state::Engine;
+use crate::notation;
 use crate::search::time::{Clock, TimeSystem};
 
 fn set_clocks(e: &mut Engine, system: TimeSystem) -> Result<Reply, GtpError> {
@@ -37,9 +38,9 @@ pub fn kgs_time_settings(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpErro
             Ok(())
         } else {
             Err(syntax(format!(
-                "kgs-time_settings {} takes {} numbers, got {}",
+                "kgs-time_settings {} takes {}, got {}",
                 args[0],
-                n - 1,
+                notation::count(n - 1, "number"),
                 args.len() - 1
             )))
         }

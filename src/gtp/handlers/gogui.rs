@@ -124,8 +124,7 @@ pub fn final_result(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
     let Status::Over(outcome) = pos.status() else {
         return Err(GtpError::Failed("game is not over".into()));
     };
-    let n = pos.placements();
-    let placements = format!("{n} placement{}", if n == 1 { "" } else { "s" });
+    let placements = notation::count(pos.placements(), "placement");
     Ok(match outcome {
         Outcome::Win(c) => format!(
             "{} wins: all {} stones captured after {placements}",
@@ -175,8 +174,8 @@ pub fn group_sizes(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
         let groups: usize = by_size.iter().enumerate().skip(1).map(|(s, n)| n / s).sum();
         let largest = by_size.iter().rposition(|&n| n > 0).unwrap_or(0);
         format!(
-            "{c} {groups} group{} (largest {largest})",
-            if groups == 1 { "" } else { "s" }
+            "{c} {} (largest {largest})",
+            notation::count(groups, "group")
         )
     };
     let text = format!("TEXT {}, {}", summary(Color::Black), summary(Color::White));

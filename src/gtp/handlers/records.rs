@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use crate::abstract_play;
+use crate::notation::count;
 use crate::rules::Color;
 use crate::sgf::{self, GameInfo};
 
@@ -29,7 +30,8 @@ pub fn printsgf(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
 }
 
 /// `loadsgf FILE [MOVE_NUMBER]`: replaces the game by the record's, replayed through the rules up to the position
-/// before move MOVE_NUMBER (counted from 1), or to the end.
+/// before move MOVE_NUMBER (counted from 1), or to the end; a MOVE_NUMBER past the end loads the whole record, as
+/// GTP says. Every failure starts with GTP's `cannot load file`.
 pub fn loadsgf(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
     let file = args[0];
     let before = match args.get(1) {
@@ -40,31 +42,25 @@ pub fn loadsgf(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
             ))
         })?),
     };
-    let failed = |why: String| GtpError::Failed(format!("cannot load '{file}': {why}"));
-    let text = sgf::read_file(Path::new(file))
-        .map_err(|err| GtpError::Failed(format!("cannot read '{file}': {err}")))?;
+    let failed = |why: String| GtpError::Failed(format!("cannot load file '{file}': {why}"));
+    let text = sgf::read_file(Path::new(file)).map_err(|err| failed(err.to_string()))?;
     let current = e.game.position().geometry().shape();
     let record = sgf::parse_for(&text, Some(current)).map_err(|err| failed(err.to_string()))?;
-    let limit = match before {
-        None => None,
-        Some(n) => {
-            let moves = record.moves.len();
-            let n = usize::try_from(n).unwrap_or(usize::MAX);
-            if n > moves + 1 {
-                return Err(failed(format!(
-                    "move number {n} is past the end: the record has {moves} move{}, so the largest is {}",
-                    if moves == 1 { "" } else { "s" },
-                    moves + 1
-                )));
-            }
-            Some(n - 1)
-        }
-    };
+    let moves = record.moves.len();
+    let limit = before.map(|n| usize::try_from(n - 1).unwrap_or(usize::MAX));
+    if let Some(n) = before
+        && limit.is_some_and(|l| l > moves)
+    {
+        log::info!(
+            "loadsgf {file} {n}: the record has {}, so all of them are played",
+            count(moves, "move")
+        );
+    }
     let game = sgf::replay(&record, limit).map_err(|err| failed(err.to_string()))?;
     log::info!(
-        "loaded '{file}': {} of {} moves",
+        "loaded '{file}': {} of {}",
         game.records().len(),
-        record.moves.len()
+        count(moves, "move")
     );
     e.start_game(game);
     e.players = [

@@ -5,11 +5,12 @@ use std::time::{Duration, Instant};
 use crate::gtp::args;
 use crate::gtp::error::{GtpError, syntax};
 use crate::gtp::format::move_name;
-use crate::gtp::parse::parse_int;
+use crate::gtp::parse::{parse_color, parse_int};
 use crate::gtp::reply::Reply;
-use crate::gtp::state::Engine;
-use crate::rules::{Color, IllegalMove, Move, Status};
-use crate::search::SearchResult;
+use crate::gtp::state::{Analysis, Engine, SharedSearch};
+use crate::notation;
+use crate::rules::{Color, IllegalMove, Move, Outcome, Status};
+use crate::search::{MoveStats, SearchResult};
 
 /// Root visits a search needs before its winning chance may trigger a resignation.
 const RESIGN_MIN_VISITS: u64 = 200;
@@ -17,14 +18,18 @@ const RESIGN_MIN_VISITS: u64 = 200;
 /// Checks that `color` may move now.
 fn check_turn(e: &Engine, color: Color) -> Result<(), GtpError> {
     let pos = e.game.position();
-    let status = pos.status();
-    if let Status::Over(outcome) = status {
-        return Err(GtpError::Failed(format!(
-            "cannot move: the game is over ({})",
-            outcome.describe()
-        )));
+    if let Status::Over(outcome) = pos.status() {
+        // Worded as `play` words it.
+        return Err(GtpError::Illegal(IllegalMove::GameOver { outcome }));
     }
-    if color != pos.to_move() {
+    check_side(e, color)
+}
+
+/// Checks that `color` is the side to move, while the game is on.
+fn check_side(e: &Engine, color: Color) -> Result<(), GtpError> {
+    let pos = e.game.position();
+    let status = pos.status();
+    if color != pos.to_move() && !matches!(status, Status::Over(_)) {
         let turn = IllegalMove::NotYourTurn {
             color,
             to_move: pos.to_move(),
@@ -51,11 +56,11 @@ fn wants_resign(e: &mut Engine, result: &SearchResult) -> bool {
                 && result.winrate().is_some_and(|w| f64::from(w) < threshold)));
     let streak = &mut e.low_streak[me.index()];
     *streak = if low { *streak + 1 } else { 0 };
-    log::debug!(
-        "{me} to move: winrate {:?}, proof {:?}, low streak {streak}",
-        result.winrate(),
-        result.info.proof
-    );
+    let winrate = result
+        .winrate()
+        .map_or_else(|| "unknown".to_string(), |w| format!("{w:.3}"));
+    let proof = result.info.proof.map_or("none", |o| o.code());
+    log::debug!("{me} to move: winrate {winrate}, proof {proof}, low streak {streak}");
     *streak >= 2
 }
 
@@ -102,9 +107,18 @@ pub fn reg_genmove(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
         .into())
 }
 
-/// `oust-analyze [INTERVAL]`: asks the session to stream the analysis.
-pub fn analyze(_: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
-    let centis = match args.first() {
+/// `oust-analyze [COLOR] [INTERVAL]`, as `lz-analyze`: asks the session to stream the analysis. The colour, when
+/// given, must be the side to move (the rules decide it; a capture keeps the turn).
+pub fn analyze(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
+    let (color, interval) = match args {
+        [] => (None, None),
+        [one] => match parse_color(one) {
+            Some(c) => (Some(c), None),
+            None => (None, Some(*one)),
+        },
+        [color, interval, ..] => (Some(args::color(color)?), Some(*interval)),
+    };
+    let centis = match interval {
         None => 100,
         Some(t) => parse_int(t)
             .filter(|&c| (1..=360_000).contains(&c))
@@ -114,25 +128,100 @@ pub fn analyze(_: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
                 ))
             })?,
     };
+    if let Some(color) = color {
+        check_side(e, color)?;
+    }
     Ok(Reply::Stream(Duration::from_millis(centis * 10)))
 }
 
-/// Searches without playing, for the GoGui analyze commands; fails when the game is over.
-fn analysis_search(e: &mut Engine) -> Result<SearchResult, GtpError> {
-    if let Status::Over(o) = e.game.position().status() {
-        return Err(GtpError::Failed(format!(
-            "nothing to analyze: the game is over ({})",
-            o.describe()
-        )));
+/// Visits a move needs before the heat map labels it with its winning chance: fewer say little (one lost playout
+/// would read 0, which looks like a proven loss).
+pub const HEATMAP_LABEL_VISITS: u32 = 10;
+
+/// The search behind a GoGui analysis, and the command that made it when that was the other analysis command
+/// (see [`SharedSearch`]); `None` when the game is over.
+fn analysis_search(e: &mut Engine, which: Analysis) -> Option<(SearchResult, Option<Analysis>)> {
+    if matches!(e.game.position().status(), Status::Over(_)) {
+        return None;
     }
-    Ok(e.think())
+    if let Some(shared) = e.shared.as_mut()
+        && shared.command + 1 == e.commands
+        && !shared.used.contains(&which)
+    {
+        shared.command = e.commands;
+        shared.used.push(which);
+        log::debug!(
+            "{} answers from the search of {}",
+            which.command(),
+            shared.by.command()
+        );
+        return Some((shared.result.clone(), Some(shared.by)));
+    }
+    let result = e.think();
+    e.shared = Some(SharedSearch {
+        command: e.commands,
+        by: which,
+        used: vec![which],
+        result: result.clone(),
+    });
+    Some((result, None))
+}
+
+/// GoGui's status line for an analysis: the search and its best move, or why there is nothing to analyze.
+fn analysis_text(e: &Engine, search: Option<&(SearchResult, Option<Analysis>)>) -> String {
+    let pos = e.game.position();
+    let Some((result, by)) = search else {
+        return match pos.status() {
+            Status::Over(o) => format!(
+                "TEXT nothing to analyze: the game is over ({})",
+                o.describe()
+            ),
+            _ => "TEXT nothing to analyze".to_string(),
+        };
+    };
+    let mut text = format!(
+        "TEXT {}, {} to move",
+        notation::count(result.playouts, "playout"),
+        pos.to_move()
+    );
+    if let Some(best) = result.best {
+        text.push_str(&format!(", best {}", move_name(pos, best)));
+        if let Some(w) = result.winrate() {
+            text.push_str(&format!(" ({:.1}%)", w * 100.0));
+        }
+    }
+    if let Some(by) = by {
+        text.push_str(&format!(", from the search of {}", by.command()));
+    }
+    text
+}
+
+/// The heat map's label of a searched move: `W` or `L` for a move proven to win or lose for the side to move, `D`
+/// for a proven draw, its winning chance in percent (1 to 99) once it has [`HEATMAP_LABEL_VISITS`] visits, and none
+/// before.
+fn heatmap_label(m: &MoveStats, me: Color) -> Option<String> {
+    match m.proof {
+        Some(Outcome::Win(w)) => Some(if w == me { "W" } else { "L" }.to_string()),
+        Some(Outcome::Draw) => Some("D".to_string()),
+        None if m.visits >= HEATMAP_LABEL_VISITS => Some(format!(
+            "{:.0}",
+            (f64::from(m.winrate) * 100.0).clamp(1.0, 99.0)
+        )),
+        None => None,
+    }
 }
 
 /// `oust-heatmap`: GoGui `gfx` of the search: each searched move shaded by its share of the visits and labelled
-/// with its winning chance in percent.
+/// as [`heatmap_label`] says, then a `TEXT` status line. On a finished game only the `TEXT` line, which says so: an
+/// analysis command that fails makes GoGui show a "Command failed" dialog.
 pub fn heatmap(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
-    let result = analysis_search(e)?;
+    let search = analysis_search(e, Analysis::HeatMap);
+    let text = analysis_text(e, search.as_ref());
+    let Some((result, _)) = search else {
+        return Ok(text.into());
+    };
     let pos = e.game.position();
+    let me = pos.to_move();
     let most = result
         .info
         .moves
@@ -144,7 +233,7 @@ pub fn heatmap(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
     let mut influence = String::from("INFLUENCE");
     let mut labels = String::from("LABEL");
     for m in &result.info.moves {
-        if m.mv == Move::Pass {
+        if m.mv == Move::Pass || (m.visits == 0 && m.proof.is_none()) {
             continue;
         }
         let name = move_name(pos, m.mv);
@@ -152,31 +241,38 @@ pub fn heatmap(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
             " {name} {:.2}",
             f64::from(m.visits) / f64::from(most)
         ));
-        labels.push_str(&format!(" {name} {:.0}", m.winrate * 100.0));
+        if let Some(label) = heatmap_label(m, me) {
+            labels.push_str(&format!(" {name} {label}"));
+        }
     }
-    let text = format!(
-        "TEXT {} playouts, {} to move, best {} ({:.1}%)",
-        result.playouts,
-        pos.to_move(),
-        result
-            .best
-            .map_or_else(|| "-".to_string(), |m| move_name(pos, m)),
-        result.winrate().unwrap_or(0.5) * 100.0
-    );
-    Ok([influence, labels, text].join("\n").into())
+    let lines: Vec<String> = [influence, labels]
+        .into_iter()
+        .filter(|l| l.contains(' '))
+        .chain([text])
+        .collect();
+    Ok(lines.join("\n").into())
 }
 
-/// `oust-pv`: GoGui `gfx` `VAR` line of the principal variation, colours included (a capture keeps the turn).
+/// `oust-pv`: GoGui `gfx` `VAR` line of the principal variation, colours included (a capture keeps the turn), then
+/// the `TEXT` status line of `oust-heatmap`. On a finished game only the `TEXT` line.
 pub fn pv(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
-    let result = analysis_search(e)?;
+    let search = analysis_search(e, Analysis::Pv);
+    let text = analysis_text(e, search.as_ref());
     let pos = e.game.position();
-    let Some(best) = result.info.moves.first() else {
-        return Ok(Reply::Text(String::new()));
-    };
-    let var: Vec<String> = best
-        .pv
-        .iter()
-        .map(|&(c, m)| format!("{} {}", c.letter(), move_name(pos, m)))
-        .collect();
-    Ok(format!("VAR {}", var.join(" ")).into())
+    let var: Vec<String> = search
+        .as_ref()
+        .and_then(|(result, _)| result.info.moves.first())
+        .map(|best| {
+            best.pv
+                .iter()
+                .map(|&(c, m)| format!("{} {}", c.letter(), move_name(pos, m)))
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(if var.is_empty() {
+        text
+    } else {
+        format!("VAR {}\n{text}", var.join(" "))
+    }
+    .into())
 }
