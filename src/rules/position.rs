@@ -84,6 +84,21 @@ struct Slot {
     max_adj: u16,
     /// Index into `empties` when the point is empty.
     empty_pos: u16,
+    /// Stones next to the point: black ones in the low four bits, white ones in the high four (see [`around`]).
+    /// Meaningless on the sentinel slot.
+    around: u8,
+}
+
+/// What a stone of `color` adds to the `around` count of each of its neighbours.
+#[inline(always)]
+fn around(color: u8) -> u8 {
+    1 << (4 * (color & 1))
+}
+
+/// The bits of an `around` count that hold the stones of `color`.
+#[inline(always)]
+fn around_mask(color: u8) -> u8 {
+    0x0f << (4 * (color & 1))
 }
 
 const EMPTY_SLOT: Slot = Slot {
@@ -93,6 +108,7 @@ const EMPTY_SLOT: Slot = Slot {
     size: 0,
     max_adj: 0,
     empty_pos: 0,
+    around: 0,
 };
 
 /// All-ones when `b`, zero otherwise: for branch-free selection.
@@ -165,6 +181,7 @@ impl Position {
             size: 0,
             max_adj: 0,
             empty_pos: 0,
+            around: 0,
         };
         let mut pos = Position {
             slots,
@@ -227,6 +244,16 @@ impl Position {
             }
             pos.slots[prev as usize].next = root;
             pos.slots[i].size = size;
+        }
+        for i in 0..n {
+            let mut count = 0u8;
+            for &q in pos.geo.neighbors(Point::from_index(i)) {
+                let c = pos.slots[q.index()].color;
+                if c != EMPTY {
+                    count += around(c);
+                }
+            }
+            pos.slots[i].around = count;
         }
         for i in 0..n {
             if pos.slots[i].color != EMPTY && pos.slots[i].gid == i as u16 {
@@ -416,11 +443,7 @@ impl Position {
     #[inline(always)]
     fn is_legal_n<const N: usize>(&self, me: u8, p: Point) -> bool {
         // Most points have no friendly neighbour and are legal at once; only the others need the group sums.
-        let nb = self.geo.padded_neighbors(p);
-        let mut joins = false;
-        for &q in &nb[..N] {
-            joins |= self.slots[q.index()].color == me;
-        }
+        let joins = self.slots[p.index()].around & around_mask(me) != 0;
         !joins || self.joining_is_legal_n::<N>(me, p)
     }
 
@@ -689,12 +712,9 @@ impl Position {
         let enemy_color = me ^ 1;
         let pi = p.index();
         debug_assert_eq!(self.slots[pi].color, EMPTY);
-        // The colours of the neighbours alone say whether the placement joins friendly stones.
+        // The point's count of neighbouring stones says whether the placement joins friendly stones.
         let nb = self.geo.padded_neighbors(p);
-        let mut joins = false;
-        for &q in &nb[..N] {
-            joins |= self.slots[q.index()].color == me;
-        }
+        let joins = self.slots[pi].around & around_mask(me) != 0;
         if !joins {
             // Non-capturing: a new group of one. Every enemy group next to it now touches a group of size 1, and
             // the new stone touches the largest of them. Other neighbours stand for the sentinel, whose size is
@@ -704,6 +724,7 @@ impl Position {
             let mut enemy_max = 0;
             for &q in &nb[..N] {
                 let s = self.slots[q.index()];
+                self.slots[q.index()].around = s.around.wrapping_add(around(me));
                 let target = if s.color == enemy_color {
                     s.gid
                 } else {
@@ -713,6 +734,7 @@ impl Position {
                 enemy_max = enemy_max.max(r.size);
                 r.max_adj = r.max_adj.max(1);
             }
+            let a = self.slots[pi].around;
             self.slots[pi] = Slot {
                 color: me,
                 gid: pi as u16,
@@ -720,6 +742,7 @@ impl Position {
                 size: 1,
                 max_adj: enemy_max,
                 empty_pos: 0,
+                around: a,
             };
             self.end_turn();
             return Some(0);
@@ -767,6 +790,10 @@ impl Position {
         }
         self.slots[pi].color = me;
         self.slots[pi].gid = root;
+        for &q in &nb[..N] {
+            let a = &mut self.slots[q.index()].around;
+            *a = a.wrapping_add(around(me));
+        }
         let roots = &roots[..nroots];
         // Only the friendly groups that touched an enemy group can reach one. Marking all of them as already
         // queued for recomputation keeps them out of the queue while enemy stones next to them are removed: the
@@ -782,11 +809,14 @@ impl Position {
         for &q in &nb[..N] {
             captured += self.capture_if_enemy::<N>(q, color);
         }
+        let enemies = around_mask(me ^ 1);
         for (&r, _) in roots.iter().zip(touched).filter(|&(_, t)| t) {
             let mut s = r;
             loop {
-                for &q in &self.geo.padded_neighbors(Point::from_index(s as usize))[..N] {
-                    captured += self.capture_if_enemy::<N>(q, color);
+                if self.slots[s as usize].around & enemies != 0 {
+                    for &q in &self.geo.padded_neighbors(Point::from_index(s as usize))[..N] {
+                        captured += self.capture_if_enemy::<N>(q, color);
+                    }
                 }
                 s = self.slots[s as usize].next;
                 if s == r {
@@ -855,6 +885,7 @@ impl Position {
             n += 1;
             for &y in &self.geo.padded_neighbors(px)[..N] {
                 let sy = self.slots[y.index()];
+                self.slots[y.index()].around = sy.around.wrapping_sub(around(enemy as u8));
                 if sy.color == mover as u8 {
                     let g = &mut self.slots[sy.gid as usize];
                     if g.max_adj != DIRTY {
@@ -875,9 +906,17 @@ impl Position {
     /// The size of the largest enemy group touching the group rooted at `r`.
     fn compute_max_adj(&self, r: u16) -> u16 {
         let enemy_color = self.slots[r as usize].color ^ 1;
+        let enemies = around_mask(enemy_color);
         let mut best = 0;
         let mut s = r;
         loop {
+            if self.slots[s as usize].around & enemies == 0 {
+                s = self.slots[s as usize].next;
+                if s == r {
+                    break;
+                }
+                continue;
+            }
             for &q in self.geo.neighbors(Point::from_index(s as usize)) {
                 let t = self.slots[q.index()];
                 if t.color == enemy_color {
@@ -945,6 +984,14 @@ impl Position {
         }
         for p in self.geo.points() {
             let (a, b) = (self.slots[p.index()], fresh.slots[p.index()]);
+            if a.around != b.around {
+                return Err(format!(
+                    "{} counts {:#x} stones around it, should be {:#x}",
+                    self.geo.name(p),
+                    a.around,
+                    b.around
+                ));
+            }
             if a.color == EMPTY {
                 if self.empties.get(a.empty_pos as usize) != Some(&p) {
                     return Err(format!(
