@@ -76,14 +76,10 @@ struct Slot {
     color: u8,
     /// Root point of the stone's group.
     gid: u16,
-    /// Next stone of the same group (a circular list).
-    next: u16,
     /// Group size, at the root.
     size: u16,
     /// Size of the largest enemy group touching the group, at the root (0 when none).
     max_adj: u16,
-    /// Index into `empties` when the point is empty.
-    empty_pos: u16,
     /// Stones next to the point: black ones in the low four bits, white ones in the high four (see [`around`]).
     /// Meaningless on the sentinel slot.
     around: u8,
@@ -104,10 +100,8 @@ fn around_mask(color: u8) -> u8 {
 const EMPTY_SLOT: Slot = Slot {
     color: EMPTY,
     gid: 0,
-    next: 0,
     size: 0,
     max_adj: 0,
-    empty_pos: 0,
     around: 0,
 };
 
@@ -126,6 +120,10 @@ fn mask(b: bool) -> u16 {
 pub struct Position {
     geo: Arc<Geometry>,
     slots: Table<Slot>,
+    /// Next stone of the same group (a circular list), by point.
+    next: Table<u16>,
+    /// Index into `empties` of each empty point.
+    empty_pos: Table<u16>,
     empties: Vec<Point>,
     stones: [u32; 2],
     captured: [u32; 2],
@@ -177,14 +175,14 @@ impl Position {
         slots[n] = Slot {
             color: BORDER,
             gid: n as u16,
-            next: n as u16,
             size: 0,
             max_adj: 0,
-            empty_pos: 0,
             around: 0,
         };
         let mut pos = Position {
             slots,
+            next: Table::new(0),
+            empty_pos: Table::new(0),
             empties: Vec::with_capacity(n),
             stones: [0; 2],
             captured: [0; 2],
@@ -231,7 +229,7 @@ impl Position {
                 size += 1;
                 pos.slots[s].gid = root;
                 if s != i {
-                    pos.slots[prev as usize].next = s as u16;
+                    pos.next[prev as usize] = s as u16;
                     prev = s as u16;
                 }
                 for &q in pos.geo.neighbors(Point::from_index(s)) {
@@ -242,7 +240,7 @@ impl Position {
                     }
                 }
             }
-            pos.slots[prev as usize].next = root;
+            pos.next[prev as usize] = root;
             pos.slots[i].size = size;
         }
         for i in 0..n {
@@ -269,6 +267,9 @@ impl Position {
             self.geo = Arc::clone(&other.geo);
         }
         self.slots.copy_prefix(&other.slots, other.geo.len() + 1);
+        self.next.copy_prefix(&other.next, other.geo.len() + 1);
+        self.empty_pos
+            .copy_prefix(&other.empty_pos, other.geo.len() + 1);
         self.empties.clone_from(&other.empties);
         self.stones = other.stones;
         self.captured = other.captured;
@@ -738,12 +739,11 @@ impl Position {
             self.slots[pi] = Slot {
                 color: me,
                 gid: pi as u16,
-                next: pi as u16,
                 size: 1,
                 max_adj: enemy_max,
-                empty_pos: 0,
                 around: a,
             };
+            self.next[pi] = pi as u16;
             self.end_turn();
             return Some(0);
         }
@@ -818,7 +818,7 @@ impl Position {
                         captured += self.capture_if_enemy::<N>(q, color);
                     }
                 }
-                s = self.slots[s as usize].next;
+                s = self.next[s as usize];
                 if s == r {
                     break;
                 }
@@ -832,17 +832,17 @@ impl Position {
             let mut s = r;
             loop {
                 self.slots[s as usize].gid = root;
-                s = self.slots[s as usize].next;
+                s = self.next[s as usize];
                 if s == r {
                     break;
                 }
             }
-            let a = self.slots[root as usize].next;
-            self.slots[root as usize].next = self.slots[r as usize].next;
-            self.slots[r as usize].next = a;
+            let a = self.next[root as usize];
+            self.next[root as usize] = self.next[r as usize];
+            self.next[r as usize] = a;
         }
-        self.slots[pi].next = self.slots[root as usize].next;
-        self.slots[root as usize].next = pi as u16;
+        self.next[pi] = self.next[root as usize];
+        self.next[root as usize] = pi as u16;
         self.slots[root as usize].size = total;
         self.slots[root as usize].max_adj = 0;
         // Other friendly groups that lost an enemy neighbour.
@@ -877,7 +877,7 @@ impl Position {
         let mut x = r;
         let mut n = 0;
         loop {
-            let next = self.slots[x as usize].next;
+            let next = self.next[x as usize];
             let px = Point::from_index(x as usize);
             self.slots[x as usize].color = EMPTY;
             self.hash ^= self.geo.stone_key(px, enemy);
@@ -911,7 +911,7 @@ impl Position {
         let mut s = r;
         loop {
             if self.slots[s as usize].around & enemies == 0 {
-                s = self.slots[s as usize].next;
+                s = self.next[s as usize];
                 if s == r {
                     break;
                 }
@@ -923,7 +923,7 @@ impl Position {
                     best = best.max(self.slots[t.gid as usize].size);
                 }
             }
-            s = self.slots[s as usize].next;
+            s = self.next[s as usize];
             if s == r {
                 break;
             }
@@ -946,17 +946,17 @@ impl Position {
 
     #[inline]
     fn remove_empty(&mut self, p: Point) {
-        let i = self.slots[p.index()].empty_pos as usize;
+        let i = self.empty_pos[p.index()] as usize;
         let last = self.empties.pop().expect("an empty point to remove");
         if last != p {
             self.empties[i] = last;
-            self.slots[last.index()].empty_pos = i as u16;
+            self.empty_pos[last.index()] = i as u16;
         }
     }
 
     #[inline]
     fn add_empty(&mut self, p: Point) {
-        self.slots[p.index()].empty_pos = self.empties.len() as u16;
+        self.empty_pos[p.index()] = self.empties.len() as u16;
         self.empties.push(p);
     }
 
@@ -993,7 +993,7 @@ impl Position {
                 ));
             }
             if a.color == EMPTY {
-                if self.empties.get(a.empty_pos as usize) != Some(&p) {
+                if self.empties.get(self.empty_pos[p.index()] as usize) != Some(&p) {
                     return Err(format!(
                         "empty point {} is not in the empty list",
                         self.geo.name(p)
