@@ -255,7 +255,7 @@ impl Position {
         }
         for i in 0..n {
             if pos.slots[i].color != EMPTY && pos.slots[i].gid == i as u16 {
-                pos.slots[i].max_adj = pos.compute_max_adj(i as u16);
+                pos.slots[i].max_adj = pos.compute_max_adj::<MAX_DEGREE>(i as u16);
             }
         }
         pos
@@ -847,7 +847,7 @@ impl Position {
         self.slots[root as usize].max_adj = 0;
         // Other friendly groups that lost an enemy neighbour.
         while let Some(r) = self.dirty.pop() {
-            self.slots[r as usize].max_adj = self.compute_max_adj(r);
+            self.slots[r as usize].max_adj = self.compute_max_adj::<N>(r);
         }
         self.captured[color.index()] += captured as u32;
         if self.stones[color.opponent().index()] == 0 {
@@ -904,23 +904,16 @@ impl Position {
     }
 
     /// The size of the largest enemy group touching the group rooted at `r`.
-    fn compute_max_adj(&self, r: u16) -> u16 {
+    fn compute_max_adj<const N: usize>(&self, r: u16) -> u16 {
         let enemy_color = self.slots[r as usize].color ^ 1;
         let enemies = around_mask(enemy_color);
         let mut best = 0;
         let mut s = r;
         loop {
-            if self.slots[s as usize].around & enemies == 0 {
-                s = self.next[s as usize];
-                if s == r {
-                    break;
-                }
-                continue;
-            }
-            for &q in self.geo.neighbors(Point::from_index(s as usize)) {
-                let t = self.slots[q.index()];
-                if t.color == enemy_color {
-                    best = best.max(self.slots[t.gid as usize].size);
+            if self.slots[s as usize].around & enemies != 0 {
+                for &q in &self.geo.padded_neighbors(Point::from_index(s as usize))[..N] {
+                    let t = self.slots[q.index()];
+                    best = best.max(self.slots[t.gid as usize].size & mask(t.color == enemy_color));
                 }
             }
             s = self.next[s as usize];
