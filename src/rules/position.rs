@@ -723,20 +723,21 @@ impl Position {
             self.note_placement(p, color);
             let sentinel = self.geo.len() as u16;
             let mut enemy_max = 0;
+            let mut slots = self.slots.cells();
             for &q in &nb[..N] {
-                let s = self.slots[q.index()];
-                self.slots[q.index()].around = s.around.wrapping_add(around(me));
+                let s = slots[q.index()];
+                slots[q.index()].around = s.around.wrapping_add(around(me));
                 let target = if s.color == enemy_color {
                     s.gid
                 } else {
                     sentinel
                 };
-                let r = &mut self.slots[target as usize];
+                let r = &mut slots[target as usize];
                 enemy_max = enemy_max.max(r.size);
                 r.max_adj = r.max_adj.max(1);
             }
-            let a = self.slots[pi].around;
-            self.slots[pi] = Slot {
+            let a = slots[pi].around;
+            slots[pi] = Slot {
                 color: me,
                 gid: pi as u16,
                 size: 1,
@@ -883,11 +884,12 @@ impl Position {
             self.hash ^= self.geo.stone_key(px, enemy);
             self.add_empty(px);
             n += 1;
+            let mut slots = self.slots.cells();
             for &y in &self.geo.padded_neighbors(px)[..N] {
-                let sy = self.slots[y.index()];
-                self.slots[y.index()].around = sy.around.wrapping_sub(around(enemy as u8));
+                let sy = slots[y.index()];
+                slots[y.index()].around = sy.around.wrapping_sub(around(enemy as u8));
                 if sy.color == mover as u8 {
-                    let g = &mut self.slots[sy.gid as usize];
+                    let g = &mut slots[sy.gid as usize];
                     if g.max_adj != DIRTY {
                         g.max_adj = DIRTY;
                         self.dirty.push(sy.gid);
