@@ -799,10 +799,12 @@ impl Position {
         // Only the friendly groups that touched an enemy group can reach one. Marking all of them as already
         // queued for recomputation keeps them out of the queue while enemy stones next to them are removed: the
         // new group touches no enemy group once the capture is over.
-        let mut touched = [false; MAX_DEGREE];
-        for (t, &r) in touched.iter_mut().zip(roots) {
+        let mut touched = [0u16; MAX_DEGREE];
+        let mut ntouched = 0;
+        for &r in roots {
             let g = &mut self.slots[r as usize];
-            *t = g.max_adj != 0;
+            touched[ntouched] = r;
+            ntouched += usize::from(g.max_adj != 0);
             g.max_adj = DIRTY;
         }
         // Every enemy group touching the new group goes.
@@ -811,7 +813,7 @@ impl Position {
             captured += self.capture_if_enemy::<N>(q, color);
         }
         let enemies = around_mask(me ^ 1);
-        for (&r, _) in roots.iter().zip(touched).filter(|&(_, t)| t) {
+        for &r in &touched[..ntouched] {
             let mut s = r;
             loop {
                 if self.slots[s as usize].around & enemies != 0 {
