@@ -55,6 +55,33 @@ impl<T: Copy> Table<T> {
     }
 }
 
+impl<T> Table<T> {
+    /// The entries behind a plain reference, for loops that store into the table: indexing a [`Cells`] reads no
+    /// pointer from memory, where indexing the table itself reloads it after every store.
+    #[inline(always)]
+    pub(crate) fn cells(&mut self) -> Cells<'_, T> {
+        Cells(&mut self.0)
+    }
+}
+
+/// The entries of a [`Table`], borrowed; indices are masked into range as the table's are.
+pub(crate) struct Cells<'a, T>(&'a mut [T; SLOTS]);
+
+impl<T> std::ops::Index<usize> for Cells<'_, T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, i: usize) -> &T {
+        &self.0[i & (SLOTS - 1)]
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for Cells<'_, T> {
+    #[inline(always)]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut self.0[i & (SLOTS - 1)]
+    }
+}
+
 impl<T> std::ops::Index<usize> for Table<T> {
     type Output = T;
     #[inline(always)]

@@ -76,23 +76,33 @@ struct Slot {
     color: u8,
     /// Root point of the stone's group.
     gid: u16,
-    /// Next stone of the same group (a circular list).
-    next: u16,
     /// Group size, at the root.
     size: u16,
     /// Size of the largest enemy group touching the group, at the root (0 when none).
     max_adj: u16,
-    /// Index into `empties` when the point is empty.
-    empty_pos: u16,
+    /// Stones next to the point: black ones in the low four bits, white ones in the high four (see [`around`]).
+    /// Meaningless on the sentinel slot.
+    around: u8,
+}
+
+/// What a stone of `color` adds to the `around` count of each of its neighbours.
+#[inline(always)]
+fn around(color: u8) -> u8 {
+    1 << (4 * (color & 1))
+}
+
+/// The bits of an `around` count that hold the stones of `color`.
+#[inline(always)]
+fn around_mask(color: u8) -> u8 {
+    0x0f << (4 * (color & 1))
 }
 
 const EMPTY_SLOT: Slot = Slot {
     color: EMPTY,
     gid: 0,
-    next: 0,
     size: 0,
     max_adj: 0,
-    empty_pos: 0,
+    around: 0,
 };
 
 /// All-ones when `b`, zero otherwise: for branch-free selection.
@@ -110,6 +120,10 @@ fn mask(b: bool) -> u16 {
 pub struct Position {
     geo: Arc<Geometry>,
     slots: Table<Slot>,
+    /// Next stone of the same group (a circular list), by point.
+    next: Table<u16>,
+    /// Index into `empties` of each empty point.
+    empty_pos: Table<u16>,
     empties: Vec<Point>,
     stones: [u32; 2],
     captured: [u32; 2],
@@ -161,13 +175,14 @@ impl Position {
         slots[n] = Slot {
             color: BORDER,
             gid: n as u16,
-            next: n as u16,
             size: 0,
             max_adj: 0,
-            empty_pos: 0,
+            around: 0,
         };
         let mut pos = Position {
             slots,
+            next: Table::new(0),
+            empty_pos: Table::new(0),
             empties: Vec::with_capacity(n),
             stones: [0; 2],
             captured: [0; 2],
@@ -214,7 +229,7 @@ impl Position {
                 size += 1;
                 pos.slots[s].gid = root;
                 if s != i {
-                    pos.slots[prev as usize].next = s as u16;
+                    pos.next[prev as usize] = s as u16;
                     prev = s as u16;
                 }
                 for &q in pos.geo.neighbors(Point::from_index(s)) {
@@ -225,12 +240,22 @@ impl Position {
                     }
                 }
             }
-            pos.slots[prev as usize].next = root;
+            pos.next[prev as usize] = root;
             pos.slots[i].size = size;
         }
         for i in 0..n {
+            let mut count = 0u8;
+            for &q in pos.geo.neighbors(Point::from_index(i)) {
+                let c = pos.slots[q.index()].color;
+                if c != EMPTY {
+                    count += around(c);
+                }
+            }
+            pos.slots[i].around = count;
+        }
+        for i in 0..n {
             if pos.slots[i].color != EMPTY && pos.slots[i].gid == i as u16 {
-                pos.slots[i].max_adj = pos.compute_max_adj(i as u16);
+                pos.slots[i].max_adj = pos.compute_max_adj::<MAX_DEGREE>(i as u16);
             }
         }
         pos
@@ -242,6 +267,9 @@ impl Position {
             self.geo = Arc::clone(&other.geo);
         }
         self.slots.copy_prefix(&other.slots, other.geo.len() + 1);
+        self.next.copy_prefix(&other.next, other.geo.len() + 1);
+        self.empty_pos
+            .copy_prefix(&other.empty_pos, other.geo.len() + 1);
         self.empties.clone_from(&other.empties);
         self.stones = other.stones;
         self.captured = other.captured;
@@ -416,11 +444,7 @@ impl Position {
     #[inline(always)]
     fn is_legal_n<const N: usize>(&self, me: u8, p: Point) -> bool {
         // Most points have no friendly neighbour and are legal at once; only the others need the group sums.
-        let nb = self.geo.padded_neighbors(p);
-        let mut joins = false;
-        for &q in &nb[..N] {
-            joins |= self.slots[q.index()].color == me;
-        }
+        let joins = self.slots[p.index()].around & around_mask(me) != 0;
         !joins || self.joining_is_legal_n::<N>(me, p)
     }
 
@@ -689,12 +713,9 @@ impl Position {
         let enemy_color = me ^ 1;
         let pi = p.index();
         debug_assert_eq!(self.slots[pi].color, EMPTY);
-        // The colours of the neighbours alone say whether the placement joins friendly stones.
+        // The point's count of neighbouring stones says whether the placement joins friendly stones.
         let nb = self.geo.padded_neighbors(p);
-        let mut joins = false;
-        for &q in &nb[..N] {
-            joins |= self.slots[q.index()].color == me;
-        }
+        let joins = self.slots[pi].around & around_mask(me) != 0;
         if !joins {
             // Non-capturing: a new group of one. Every enemy group next to it now touches a group of size 1, and
             // the new stone touches the largest of them. Other neighbours stand for the sentinel, whose size is
@@ -702,25 +723,28 @@ impl Position {
             self.note_placement(p, color);
             let sentinel = self.geo.len() as u16;
             let mut enemy_max = 0;
+            let mut slots = self.slots.cells();
             for &q in &nb[..N] {
-                let s = self.slots[q.index()];
+                let s = slots[q.index()];
+                slots[q.index()].around = s.around.wrapping_add(around(me));
                 let target = if s.color == enemy_color {
                     s.gid
                 } else {
                     sentinel
                 };
-                let r = &mut self.slots[target as usize];
+                let r = &mut slots[target as usize];
                 enemy_max = enemy_max.max(r.size);
                 r.max_adj = r.max_adj.max(1);
             }
-            self.slots[pi] = Slot {
+            let a = slots[pi].around;
+            slots[pi] = Slot {
                 color: me,
                 gid: pi as u16,
-                next: pi as u16,
                 size: 1,
                 max_adj: enemy_max,
-                empty_pos: 0,
+                around: a,
             };
+            self.next[pi] = pi as u16;
             self.end_turn();
             return Some(0);
         }
@@ -767,14 +791,20 @@ impl Position {
         }
         self.slots[pi].color = me;
         self.slots[pi].gid = root;
+        for &q in &nb[..N] {
+            let a = &mut self.slots[q.index()].around;
+            *a = a.wrapping_add(around(me));
+        }
         let roots = &roots[..nroots];
         // Only the friendly groups that touched an enemy group can reach one. Marking all of them as already
         // queued for recomputation keeps them out of the queue while enemy stones next to them are removed: the
         // new group touches no enemy group once the capture is over.
-        let mut touched = [false; MAX_DEGREE];
-        for (t, &r) in touched.iter_mut().zip(roots) {
+        let mut touched = [0u16; MAX_DEGREE];
+        let mut ntouched = 0;
+        for &r in roots {
             let g = &mut self.slots[r as usize];
-            *t = g.max_adj != 0;
+            touched[ntouched] = r;
+            ntouched += usize::from(g.max_adj != 0);
             g.max_adj = DIRTY;
         }
         // Every enemy group touching the new group goes.
@@ -782,13 +812,16 @@ impl Position {
         for &q in &nb[..N] {
             captured += self.capture_if_enemy::<N>(q, color);
         }
-        for (&r, _) in roots.iter().zip(touched).filter(|&(_, t)| t) {
+        let enemies = around_mask(me ^ 1);
+        for &r in &touched[..ntouched] {
             let mut s = r;
             loop {
-                for &q in &self.geo.padded_neighbors(Point::from_index(s as usize))[..N] {
-                    captured += self.capture_if_enemy::<N>(q, color);
+                if self.slots[s as usize].around & enemies != 0 {
+                    for &q in &self.geo.padded_neighbors(Point::from_index(s as usize))[..N] {
+                        captured += self.capture_if_enemy::<N>(q, color);
+                    }
                 }
-                s = self.slots[s as usize].next;
+                s = self.next[s as usize];
                 if s == r {
                     break;
                 }
@@ -802,22 +835,22 @@ impl Position {
             let mut s = r;
             loop {
                 self.slots[s as usize].gid = root;
-                s = self.slots[s as usize].next;
+                s = self.next[s as usize];
                 if s == r {
                     break;
                 }
             }
-            let a = self.slots[root as usize].next;
-            self.slots[root as usize].next = self.slots[r as usize].next;
-            self.slots[r as usize].next = a;
+            let a = self.next[root as usize];
+            self.next[root as usize] = self.next[r as usize];
+            self.next[r as usize] = a;
         }
-        self.slots[pi].next = self.slots[root as usize].next;
-        self.slots[root as usize].next = pi as u16;
+        self.next[pi] = self.next[root as usize];
+        self.next[root as usize] = pi as u16;
         self.slots[root as usize].size = total;
         self.slots[root as usize].max_adj = 0;
         // Other friendly groups that lost an enemy neighbour.
         while let Some(r) = self.dirty.pop() {
-            self.slots[r as usize].max_adj = self.compute_max_adj(r);
+            self.slots[r as usize].max_adj = self.compute_max_adj::<N>(r);
         }
         self.captured[color.index()] += captured as u32;
         if self.stones[color.opponent().index()] == 0 {
@@ -847,16 +880,18 @@ impl Position {
         let mut x = r;
         let mut n = 0;
         loop {
-            let next = self.slots[x as usize].next;
+            let next = self.next[x as usize];
             let px = Point::from_index(x as usize);
             self.slots[x as usize].color = EMPTY;
             self.hash ^= self.geo.stone_key(px, enemy);
             self.add_empty(px);
             n += 1;
+            let mut slots = self.slots.cells();
             for &y in &self.geo.padded_neighbors(px)[..N] {
-                let sy = self.slots[y.index()];
+                let sy = slots[y.index()];
+                slots[y.index()].around = sy.around.wrapping_sub(around(enemy as u8));
                 if sy.color == mover as u8 {
-                    let g = &mut self.slots[sy.gid as usize];
+                    let g = &mut slots[sy.gid as usize];
                     if g.max_adj != DIRTY {
                         g.max_adj = DIRTY;
                         self.dirty.push(sy.gid);
@@ -873,18 +908,19 @@ impl Position {
     }
 
     /// The size of the largest enemy group touching the group rooted at `r`.
-    fn compute_max_adj(&self, r: u16) -> u16 {
+    fn compute_max_adj<const N: usize>(&self, r: u16) -> u16 {
         let enemy_color = self.slots[r as usize].color ^ 1;
+        let enemies = around_mask(enemy_color);
         let mut best = 0;
         let mut s = r;
         loop {
-            for &q in self.geo.neighbors(Point::from_index(s as usize)) {
-                let t = self.slots[q.index()];
-                if t.color == enemy_color {
-                    best = best.max(self.slots[t.gid as usize].size);
+            if self.slots[s as usize].around & enemies != 0 {
+                for &q in &self.geo.padded_neighbors(Point::from_index(s as usize))[..N] {
+                    let t = self.slots[q.index()];
+                    best = best.max(self.slots[t.gid as usize].size & mask(t.color == enemy_color));
                 }
             }
-            s = self.slots[s as usize].next;
+            s = self.next[s as usize];
             if s == r {
                 break;
             }
@@ -907,17 +943,17 @@ impl Position {
 
     #[inline]
     fn remove_empty(&mut self, p: Point) {
-        let i = self.slots[p.index()].empty_pos as usize;
+        let i = self.empty_pos[p.index()] as usize;
         let last = self.empties.pop().expect("an empty point to remove");
         if last != p {
             self.empties[i] = last;
-            self.slots[last.index()].empty_pos = i as u16;
+            self.empty_pos[last.index()] = i as u16;
         }
     }
 
     #[inline]
     fn add_empty(&mut self, p: Point) {
-        self.slots[p.index()].empty_pos = self.empties.len() as u16;
+        self.empty_pos[p.index()] = self.empties.len() as u16;
         self.empties.push(p);
     }
 
@@ -945,8 +981,16 @@ impl Position {
         }
         for p in self.geo.points() {
             let (a, b) = (self.slots[p.index()], fresh.slots[p.index()]);
+            if a.around != b.around {
+                return Err(format!(
+                    "{} counts {:#x} stones around it, should be {:#x}",
+                    self.geo.name(p),
+                    a.around,
+                    b.around
+                ));
+            }
             if a.color == EMPTY {
-                if self.empties.get(a.empty_pos as usize) != Some(&p) {
+                if self.empties.get(self.empty_pos[p.index()] as usize) != Some(&p) {
                     return Err(format!(
                         "empty point {} is not in the empty list",
                         self.geo.name(p)

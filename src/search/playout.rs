@@ -87,6 +87,20 @@ fn random_playout_n<const N: usize>(
     buf: &mut Vec<Point>,
     max_moves: usize,
 ) -> PlayoutResult {
+    // The generator's state stays in a local for the whole playout, out of the caller's memory.
+    let mut local = rng.clone();
+    let result = playout_loop::<N>(pos, &mut local, buf, max_moves);
+    *rng = local;
+    result
+}
+
+#[inline(always)]
+fn playout_loop<const N: usize>(
+    pos: &mut Position,
+    rng: &mut Rng,
+    buf: &mut Vec<Point>,
+    max_moves: usize,
+) -> PlayoutResult {
     let mut placements = 0;
     for _ in 0..max_moves {
         match play_random_n::<N>(pos, rng, buf) {
