@@ -630,9 +630,11 @@ fn solve(args: &SolveArgs) -> ExitCode {
     );
     let mut progress = |p: &solve::Progress| {
         eprintln!(
-            "solve: {:>7.1}s  {}  {} nodes  {:.0} nodes/s  table {:.0}% full",
+            "solve: {:>7.1}s  {}{}  {} nodes  {:.0} nodes/s  table {:.0}% full",
             p.elapsed.as_secs_f64(),
             p.phase,
+            p.value
+                .map_or_else(String::new, |v| format!(" (value: {})", v.name())),
             p.nodes,
             p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-9),
             100.0 * p.table_used as f64 / p.table_capacity.max(1) as f64
@@ -667,7 +669,14 @@ fn solve(args: &SolveArgs) -> ExitCode {
                     .join(" ")
             ));
         }
-        solve::Verdict::Unknown(why) => text.push_str(&format!("value: unknown ({why})\n")),
+        solve::Verdict::Unknown(why) => match report.value {
+            Some(v) => text.push_str(&format!(
+                "value: {} for {} (proven; distance and line unknown: {why})\n",
+                v.name(),
+                position.to_move()
+            )),
+            None => text.push_str(&format!("value: unknown ({why})\n")),
+        },
     }
     if solved && args.moves {
         let limits = solve::Limits {

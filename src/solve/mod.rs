@@ -186,6 +186,9 @@ impl Stats {
 pub struct Report {
     /// The value, or why there is none.
     pub verdict: Verdict,
+    /// The value alone when it was proven but the solve stopped before the distance and line were (also set
+    /// when solved).
+    pub value: Option<Value>,
     /// Nodes, time, table.
     pub stats: Stats,
 }
@@ -195,6 +198,8 @@ pub struct Report {
 pub struct Progress {
     /// The phase: `value`, `distance` or `line`.
     pub phase: &'static str,
+    /// The value, once the first phase has proven it.
+    pub value: Option<Value>,
     /// Nodes so far.
     pub nodes: u64,
     /// Time so far.
@@ -479,7 +484,11 @@ impl Solver {
             Err(Abort(reason)) => Verdict::Unknown(reason),
         };
         let stats = search.stats();
-        Ok(Report { verdict, stats })
+        Ok(Report {
+            verdict,
+            value: search.value,
+            stats,
+        })
     }
 
     /// The value of every legal move of `pos` for its side to move, one move per class of moves that a symmetry
@@ -518,6 +527,8 @@ struct Search<'s, 'l> {
     moves: Vec<Vec<Move>>,
     /// Scratch list of quiet placements.
     quiet: Vec<Move>,
+    /// The value, once proven.
+    value: Option<Value>,
     nodes: u64,
     start: Instant,
     next_check: u64,
@@ -541,6 +552,7 @@ impl<'s, 'l> Search<'s, 'l> {
             stack: vec![pos.clone()],
             moves: vec![Vec::new()],
             quiet: Vec::new(),
+            value: None,
             nodes: 0,
             start: Instant::now(),
             next_check: CHECK_EVERY,
@@ -581,6 +593,7 @@ impl<'s, 'l> Search<'s, 'l> {
             let stats = self.stats();
             (self.progress)(&Progress {
                 phase: self.phase,
+                value: self.value,
                 nodes: self.nodes,
                 elapsed,
                 table_used: stats.table_used,
@@ -599,6 +612,7 @@ impl<'s, 'l> Search<'s, 'l> {
             v if v <= -1 => Value::Loss,
             _ => Value::Draw,
         };
+        self.value = Some(value);
         // The exact score.
         let score = match value {
             Value::Draw => 0,

@@ -38,13 +38,46 @@ const EMPTY: Entry = Entry {
     work: 0,
 };
 
-/// Bytes of one entry.
-pub(crate) const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
+/// Bytes of one entry as stored: the key and one word of data.
+pub(crate) const ENTRY_BYTES: usize = 16;
+
+impl Entry {
+    fn pack(self) -> [u64; 2] {
+        let bound = match self.bound {
+            Bound::Exact => 0u64,
+            Bound::Lower => 1,
+            Bound::Upper => 2,
+        };
+        [
+            self.key,
+            u64::from(self.score as u16)
+                | u64::from(self.mv) << 16
+                | bound << 32
+                | u64::from(self.work) << 40,
+        ]
+    }
+
+    fn unpack(words: [u64; 2]) -> Entry {
+        let [key, data] = words;
+        Entry {
+            key,
+            score: data as u16 as i16,
+            mv: (data >> 16) as u16,
+            bound: match (data >> 32) & 0xff {
+                0 => Bound::Exact,
+                1 => Bound::Lower,
+                _ => Bound::Upper,
+            },
+            work: (data >> 40) as u8,
+        }
+    }
+}
 
 /// A table of `2^k` buckets of two entries: the first keeps the entry that cost more work, the second always takes
-/// the newest.
+/// the newest. Entries are stored as pairs of words, all zero when empty, so that a fresh table is memory the system
+/// hands out untouched (a large table costs nothing until it fills).
 pub(crate) struct Table {
-    entries: Vec<Entry>,
+    words: Vec<u64>,
     mask: usize,
     used: usize,
 }
@@ -59,7 +92,7 @@ impl Table {
             buckets.next_power_of_two() / 2
         };
         Table {
-            entries: vec![EMPTY; 2 * buckets],
+            words: vec![0; 4 * buckets],
             mask: buckets - 1,
             used: 0,
         }
@@ -67,7 +100,7 @@ impl Table {
 
     /// Bytes the entries take.
     pub(crate) fn bytes(&self) -> usize {
-        self.entries.len() * ENTRY_BYTES
+        self.words.len() * 8
     }
 
     /// Entries in use.
@@ -77,12 +110,14 @@ impl Table {
 
     /// Entries the table can hold.
     pub(crate) fn capacity(&self) -> usize {
-        self.entries.len()
+        self.words.len() / 2
     }
 
-    /// Empties the table.
+    /// Empties the table (with fresh, untouched memory).
     pub(crate) fn clear(&mut self) {
-        self.entries.fill(EMPTY);
+        let len = self.words.len();
+        self.words = Vec::new();
+        self.words = vec![0; len];
         self.used = 0;
     }
 
@@ -90,46 +125,64 @@ impl Table {
         2 * ((key >> 32) as usize & self.mask)
     }
 
+    fn get(&self, i: usize) -> Entry {
+        Entry::unpack([self.words[2 * i], self.words[2 * i + 1]])
+    }
+
+    fn set(&mut self, i: usize, e: Entry) {
+        let [a, b] = e.pack();
+        self.words[2 * i] = a;
+        self.words[2 * i + 1] = b;
+    }
+
     /// The entry of `key`, if stored.
     #[inline]
     pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
+        if key == 0 {
+            return None;
+        }
         let b = self.bucket(key);
-        self.entries[b..b + 2]
-            .iter()
-            .find(|e| e.key == key && key != 0)
-            .copied()
+        (b..b + 2)
+            .find(|&i| self.words[2 * i] == key)
+            .map(|i| self.get(i))
     }
 
-    /// Stores `entry`, replacing the entry of the same key, else the cheaper of the bucket's first entry and the
-    /// new one goes to the second slot.
+    /// Stores `entry`: over the entry of the same key; else in the first slot when it cost at least as much work
+    /// as the entry there (which moves to the second slot), else in the second slot.
     #[inline]
     pub(crate) fn store(&mut self, entry: Entry) {
         if entry.key == 0 {
             return;
         }
         let b = self.bucket(entry.key);
-        let slot = if self.entries[b].key == entry.key
-            || self.entries[b].key == 0
-            || self.entries[b].work <= entry.work
-        {
-            b
-        } else {
-            b + 1
-        };
-        if slot == b && self.entries[b].key != 0 && self.entries[b].key != entry.key {
-            // The first slot's old entry moves down to the second, which it displaces.
-            if self.entries[b + 1].key == 0 {
+        let (first, second) = (self.get(b), self.get(b + 1));
+        if second.key == entry.key {
+            if first.key != 0 && first.work > entry.work {
+                self.set(b + 1, entry);
+            } else {
+                self.set(b + 1, first);
+                self.set(b, entry);
+                if first.key == 0 {
+                    self.set(b + 1, EMPTY);
+                }
+            }
+            return;
+        }
+        if first.key == entry.key || first.key == 0 {
+            if first.key == 0 {
                 self.used += 1;
             }
-            self.entries[b + 1] = self.entries[b];
-        } else if self.entries[slot].key == 0 {
+            self.set(b, entry);
+            return;
+        }
+        if second.key == 0 {
             self.used += 1;
         }
-        self.entries[slot] = entry;
-        // Never keep one key twice.
-        if slot == b && self.entries[b + 1].key == entry.key {
-            self.entries[b + 1] = EMPTY;
-            self.used -= 1;
+        if first.work <= entry.work {
+            self.set(b + 1, first);
+            self.set(b, entry);
+        } else {
+            self.set(b + 1, entry);
         }
     }
 }
