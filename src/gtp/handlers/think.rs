@@ -10,6 +10,10 @@ use crate::gtp::reply::Reply;
 use crate::gtp::state::Engine;
 use crate::rules::{Color, IllegalMove, Move, Status};
 use crate::search::SearchResult;
+use crate::solve::{self, Verdict};
+
+/// Seconds `oust-solve` takes without an argument.
+pub const SOLVE_SECONDS: f64 = 10.0;
 
 /// Root visits a search needs before its winning chance may trigger a resignation.
 const RESIGN_MIN_VISITS: u64 = 200;
@@ -173,4 +177,44 @@ pub fn pv(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
         .map(|&(c, m)| format!("{} {}", c.letter(), move_name(pos, m)))
         .collect();
     Ok(format!("VAR {}", var.join(" ")).into())
+}
+
+/// `oust-solve [SECONDS]`: solves the current position for its side to move within SECONDS (default
+/// [`SOLVE_SECONDS`]): `win|loss|draw MOVE DISTANCE`, or `unknown` when the time runs out first.
+pub fn solve(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
+    let seconds = match args.first() {
+        Some(t) => args::seconds(t, "the time")?,
+        None => SOLVE_SECONDS,
+    };
+    let pos = e.game.position().clone();
+    let limits = solve::Limits {
+        deadline: Some(Instant::now() + Duration::from_secs_f64(seconds)),
+        ..solve::Limits::default()
+    };
+    let bytes = e.settings.solver_mb << 20;
+    let report = e
+        .searcher
+        .solve(&pos, bytes, &limits)
+        .map_err(|err| GtpError::Failed(format!("cannot solve: {err}")))?;
+    log::info!(
+        "oust-solve: {} nodes, {:.0} nodes/s, {:.3}s, table {} of {} entries",
+        report.stats.nodes,
+        report.stats.nodes_per_second(),
+        report.stats.elapsed.as_secs_f64(),
+        report.stats.table_used,
+        report.stats.table_capacity
+    );
+    Ok(match report.verdict {
+        Verdict::Solved(s) => format!(
+            "{} {} {}",
+            s.value.name(),
+            move_name(&pos, s.best),
+            s.distance
+        )
+        .into(),
+        Verdict::Unknown(why) => {
+            log::info!("oust-solve: unknown ({why})");
+            "unknown".into()
+        }
+    })
 }
