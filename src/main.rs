@@ -127,6 +127,10 @@ struct SolveArgs {
     /// No transposition table at all (a check; feasible on tiny boards only)
     #[arg(long)]
     no_table: bool,
+    /// Prove or disprove only "the side to move wins" with proof-number search instead (a second algorithm: a
+    /// plain tree, no table), within --nodes (default 20000000) nodes
+    #[arg(long)]
+    pns: bool,
 }
 
 fn parse_reports(s: &str) -> Result<Reports, String> {
@@ -616,6 +620,34 @@ fn solve(args: &SolveArgs) -> ExitCode {
         stop: Some(&interrupt),
     };
     let geo = position.geometry_arc().clone();
+    if args.pns {
+        if let Status::Over(o) = position.status() {
+            eprintln!(
+                "oust solve: the game is over ({}): nothing to solve",
+                o.describe()
+            );
+            return ExitCode::from(2);
+        }
+        let start = std::time::Instant::now();
+        let limit = usize::try_from(args.nodes.unwrap_or(20_000_000)).unwrap_or(usize::MAX);
+        let result = solve::pns::prove_win(&position, limit);
+        let elapsed = start.elapsed().as_secs_f64();
+        let verdict = match result.wins {
+            Some(true) => format!("win for {}", position.to_move()),
+            Some(false) => format!("no win for {} (a loss or no winner)", position.to_move()),
+            None => "unknown (node limit reached)".to_string(),
+        };
+        print_out(&format!(
+            "value: {verdict}\nnodes: {}\nnodes/s: {:.0}\ntime: {elapsed:.3} s\n",
+            result.nodes,
+            result.nodes as f64 / elapsed.max(1e-9)
+        ));
+        return if result.wins.is_some() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(3)
+        };
+    }
     eprintln!(
         "oust solve: {} board, {} to move{}, {} empty points; table {} MB",
         geo.size_name(),

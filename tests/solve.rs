@@ -258,3 +258,40 @@ fn move_values_find_the_winning_first_moves() {
     let all: usize = values.iter().map(|v| 1 + v.same_as.len()).sum();
     assert_eq!(all, 12);
 }
+
+#[test]
+fn proof_number_search_agrees_on_the_small_boards() {
+    for &(shape, value, _) in BOARDS {
+        let pos = empty(shape);
+        let r = oust::solve::pns::prove_win(&pos, 20_000_000);
+        assert_eq!(r.wins, Some(value == Value::Win), "{shape}");
+    }
+    // And on random positions, extra turns and forced passes included.
+    let mut rng = Rng::new(12);
+    let mut solver = Solver::new(options(true, true)).unwrap();
+    for shape in ["3", "4x3", "hex2", "2x5", "hex3"] {
+        for _ in 0..20 {
+            let mut pos = empty(shape);
+            for _ in 0..rng.below(8) {
+                if matches!(pos.status(), Status::Over(_)) {
+                    break;
+                }
+                let moves = pos.legal_moves();
+                pos.play(moves[rng.below(moves.len())]).unwrap();
+            }
+            if matches!(pos.status(), Status::Over(_)) {
+                continue;
+            }
+            let s = match solver
+                .solve(&pos, &Limits::default(), &mut |_| {})
+                .unwrap()
+                .verdict
+            {
+                Verdict::Solved(s) => s,
+                Verdict::Unknown(why) => panic!("unsolved: {why}"),
+            };
+            let r = oust::solve::pns::prove_win(&pos, 5_000_000);
+            assert_eq!(r.wins, Some(s.value == Value::Win), "{shape}");
+        }
+    }
+}

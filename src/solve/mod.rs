@@ -24,6 +24,7 @@
 //! assert_eq!(solution.value, Value::Win);
 //! ```
 
+pub mod pns;
 mod table;
 
 use std::sync::atomic::{AtomicBool, Ordering};
