@@ -19,6 +19,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod abstract_play;
 pub mod bench;
 pub mod gtp;
 pub mod matches;

@@ -8,6 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand};
+use oust::abstract_play;
 use oust::bench::{self, Work};
 use oust::gtp::{self, Engine, Options, Reports};
 use oust::matches::{
@@ -91,6 +92,31 @@ enum Command {
     },
     /// Play a refereed match between two GTP engines and print its results table and summary
     Match(Box<MatchArgs>),
+    /// Turn an Abstract Play game into an SGF record, every turn replayed through the rules: its JSON game
+    /// record, or a turn list, one turn a line (`d4,e5` or `pass`). Nothing is written when a turn is refused
+    ApImport {
+        /// The game: JSON when it starts with '{', otherwise a turn list
+        file: PathBuf,
+        /// Board of a turn list: hex-6, hex-7, hex-8 or square-11 (any hex-S or square-N the engine plays) [default:
+        /// hex-7, as on Abstract Play]; a JSON record names its own
+        #[arg(long, value_name = "VARIANT")]
+        variant: Option<String>,
+        /// Write the SGF record to FILE (replacing it) instead of stdout
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Turn an SGF record's main line into an Abstract Play turn list, one turn a line, each turn's placements
+    /// joined by commas; the board's variant goes to stderr
+    ApExport {
+        /// The SGF record
+        file: PathBuf,
+        /// Read a record that gives only SZ[2S-1] as this hexhex board (as sgf-check --size)
+        #[arg(long, value_name = "hexS", value_parser = parse_size)]
+        size: Option<Shape>,
+        /// Write the turn list to FILE (replacing it) instead of stdout
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// Solve a position: its value for the side to move (win, loss or draw under perfect play), a best move, the
     /// distance to the end (fastest win, slowest loss), the principal variation, nodes, speed, table memory and
     /// time. Progress goes to stderr every second. Exits with status 3 when the solve stops unproven ("unknown")
@@ -313,6 +339,14 @@ fn main() -> ExitCode {
         }
         Some(Command::SgfCheck { size, files }) => sgf_check(&files, size),
         Some(Command::Solve(args)) => solve(&args),
+        Some(Command::ApImport {
+            file,
+            variant,
+            output,
+        }) => finish(ap_import(&file, variant.as_deref()), output.as_deref()),
+        Some(Command::ApExport { file, size, output }) => {
+            finish(ap_export(&file, size), output.as_deref())
+        }
         Some(Command::Match(args)) => match args.merge.as_deref() {
             Some(files) => merge(files, args.sprt.as_ref()),
             None => play_match(&args),
@@ -354,6 +388,81 @@ fn check_file(file: &Path, board: Option<Shape>) -> Result<String, String> {
         record.board,
         record.moves.len()
     ))
+}
+
+/// Writes a converted record to `output` (through a temporary file, so that a failed write leaves the old file
+/// whole) or to stdout; an error goes to stderr with exit status 1 and nothing is written.
+fn finish(converted: Result<String, String>, output: Option<&Path>) -> ExitCode {
+    let text = match converted {
+        Ok(text) => text,
+        Err(why) => {
+            eprintln!("oust: {why}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let written = match output {
+        None => io::stdout()
+            .lock()
+            .write_all(text.as_bytes())
+            .and_then(|()| io::stdout().flush()),
+        Some(path) => {
+            let mut tmp = path.as_os_str().to_owned();
+            tmp.push(".part");
+            let tmp = PathBuf::from(tmp);
+            std::fs::write(&tmp, &text)
+                .and_then(|()| std::fs::rename(&tmp, path))
+                .inspect_err(|_| {
+                    let _ = std::fs::remove_file(&tmp);
+                })
+        }
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let to = output.map_or("stdout".to_string(), |p| p.display().to_string());
+            eprintln!("oust: cannot write {to}: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `oust ap-import`: an Abstract Play game as SGF text.
+fn ap_import(file: &Path, variant: Option<&str>) -> Result<String, String> {
+    let text = sgf::read_file(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let given = variant.map(abstract_play::parse_variant).transpose()?;
+    let record = abstract_play::parse(&text, given.unwrap_or(abstract_play::DEFAULT_BOARD))
+        .map_err(|e| format!("{}: {e}", file.display()))?;
+    if let (Some(given), Some(own)) = (given, record.board)
+        && abstract_play::is_json(&text)
+        && given != own
+    {
+        return Err(format!(
+            "{}: the record is a game on {}, not on --variant {}",
+            file.display(),
+            abstract_play::variant_name(own)?,
+            variant.unwrap_or_default()
+        ));
+    }
+    let game = abstract_play::replay(&record).map_err(|e| format!("{}: {e}", file.display()))?;
+    Ok(sgf::write(&game, &abstract_play::sgf_info(&record, &game)))
+}
+
+/// `oust ap-export`: an SGF record's main line as an Abstract Play turn list.
+fn ap_export(file: &Path, board: Option<Shape>) -> Result<String, String> {
+    let text = sgf::read_file(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let (_, game) = sgf::check_for(&text, board).map_err(|e| format!("{}: {e}", file.display()))?;
+    let turns = abstract_play::turns(&game).map_err(|e| format!("{}: {e}", file.display()))?;
+    eprintln!(
+        "{}: {} turns on Abstract Play's {}",
+        file.display(),
+        turns.len(),
+        abstract_play::variant_name(game.start().geometry().shape())?
+    );
+    let mut out = turns.join("\n");
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    Ok(out)
 }
 
 fn serve(cli: &Cli) -> ExitCode {

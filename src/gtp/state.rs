@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::notation::Notation;
 use crate::rng::Rng;
 use crate::rules::{Color, Game, Geometry, Shape};
 use crate::search::time::{Clock, TimeSystem, moves_left};
@@ -94,6 +95,8 @@ pub struct Settings {
     pub solver_mb: usize,
     /// Tree search constants.
     pub config: Config,
+    /// The names `play`, `genmove` and `list_legal` use for moves.
+    pub notation: Notation,
 }
 
 impl Default for Settings {
@@ -108,6 +111,7 @@ impl Default for Settings {
             solver_share: 0.1,
             solver_mb: 64,
             config: Config::default(),
+            notation: Notation::Gtp,
         }
     }
 }
