@@ -207,6 +207,9 @@ pub fn search_workload(
         config: Config::default(),
         threads,
         tree_nodes: nodes_for_megabytes(512),
+        // The bench measures the tree search alone.
+        solver_share: 0.0,
+        solver_bytes: 0,
     };
     let mut searcher = Searcher::default();
     let request = Request {

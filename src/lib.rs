@@ -28,3 +28,4 @@ pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod sgf;
+pub mod solve;

@@ -112,3 +112,65 @@ fn seed_is_offered_only_where_it_does_something() {
     let out = run(&["sgf-check", "--seed", "3", "x.sgf"]);
     assert_eq!(out.status.code(), Some(2), "refused as an unknown flag");
 }
+
+#[test]
+fn solve_prints_the_value_line_and_costs() {
+    let out = run(&["solve", "--size", "4x3", "--moves", "--memory-mb", "8"]);
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "value: win for black", "{stdout}");
+    assert_eq!(lines[1], "best: B2", "{stdout}");
+    assert_eq!(lines[2], "distance: 9", "{stdout}");
+    assert!(lines[3].starts_with("pv: b:B2 "), "{stdout}");
+    assert_eq!(lines[3].split(' ').count(), 10, "{stdout}");
+    assert!(stdout.contains("\nmove B2: win (same as C2)\n"), "{stdout}");
+    assert!(
+        stdout.contains("\nmove A1: loss (same as D1 A3 D3)\n"),
+        "{stdout}"
+    );
+    for key in ["nodes: ", "nodes/s: ", "table: 8.0 MB, ", "time: "] {
+        assert!(stdout.contains(&format!("\n{key}")), "{key}: {stdout}");
+    }
+    // The header is on stderr, never on stdout.
+    assert!(text(&out.stderr).starts_with("oust solve: 4x3 board, black to move"));
+}
+
+#[test]
+fn solve_from_an_sgf_position_and_its_errors() {
+    let dir = std::env::temp_dir().join(format!("oust-cli-solve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // White to move after B A1 on 2x2: every White move loses.
+    let open = dir.join("open.sgf");
+    std::fs::write(&open, "(;FF[4]SZ[2];B[ab])").unwrap();
+    let out = run(&["solve", "--sgf", open.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("value: loss for white\n"), "{stdout}");
+    assert!(stdout.contains("\ndistance: 2\n"), "{stdout}");
+    // A finished game (the full 2x2 board of ruling 8) is refused with the reason.
+    let over = dir.join("over.sgf");
+    std::fs::write(&over, "(;FF[4]SZ[2];B[aa];W[ba];B[bb];W[ab])").unwrap();
+    let out = run(&["solve", "--sgf", over.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr)
+            .contains("the game is over (0 (neither player can place)): nothing to solve"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(text(&out.stdout).is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+    // A node limit gives unknown, never a guess, and exit status 3.
+    let out = run(&["solve", "--size", "4", "--nodes", "100", "--memory-mb", "8"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        text(&out.stdout).starts_with("value: unknown (node limit reached)\n"),
+        "{}",
+        text(&out.stdout)
+    );
+    // The memory limit is checked before anything runs.
+    let out = run(&["solve", "--size", "4", "--memory-mb", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("error: invalid value '0' for '--memory-mb <MB>'"));
+}

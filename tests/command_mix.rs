@@ -61,6 +61,11 @@ fn command(rng: &mut Rng) -> String {
         87..=88 => format!("oust-reports {}", pick(rng, &["on", "off", "auto"])),
         89..=90 => "printsgf".to_string(),
         91..=92 => "oust-analyze 0.01".to_string(),
+        93..=94 => format!("oust-solve {}", pick(rng, &["0", "0.05"])),
+        95 => format!(
+            "oust-set-param solver_share {}",
+            pick(rng, &["0", "0.1", "1"])
+        ),
         _ => "showboard".to_string(),
     }
 }

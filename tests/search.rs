@@ -18,6 +18,9 @@ fn setup(player: PlayerKind) -> Setup {
         config: Config::default(),
         threads: 1,
         tree_nodes: nodes_for_megabytes(64),
+        // These tests are about the tree search and its own solver.
+        solver_share: 0.0,
+        solver_bytes: 0,
     }
 }
 

@@ -134,7 +134,7 @@ fn every_parameter_reads_back_what_was_set() {
         let value = match name {
             "player" => "uct-plain",
             "notation" => "ap",
-            "resign_threshold" | "fpu_reduction" => "0.5",
+            "resign_threshold" | "fpu_reduction" | "solver_share" => "0.5",
             _ => "3",
         };
         let out = send(

@@ -310,6 +310,13 @@ pub static COMMANDS: &[CommandSpec] = &[
         think::heatmap
     ),
     command!(
+        "oust-solve",
+        "[SECONDS]",
+        0..=1,
+        "prove the position: win|loss|draw MOVE DISTANCE, or unknown",
+        think::solve
+    ),
+    command!(
         "oust-pv",
         "",
         0..=0,

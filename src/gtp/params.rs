@@ -103,6 +103,18 @@ pub static PARAMS: &[ParamSpec] = &[
         |e, v| { e.settings.tree_mb = number(v, 1, 65536)? }
     ),
     param!(
+        "solver_share",
+        "share of a move's time the solver gets first, 0 (never) to 1",
+        |e| e.settings.solver_share,
+        |e, v| { e.settings.solver_share = number(v, 0.0, 1.0)? }
+    ),
+    param!(
+        "solver_mb",
+        "memory for the solver's table in MB, 1 to 65536",
+        |e| e.settings.solver_mb,
+        |e, v| { e.settings.solver_mb = number(v, 1, 65536)? }
+    ),
+    param!(
         "cpuct",
         "exploration constant, 0 to 100",
         |e| e.settings.config.c_puct,

@@ -89,6 +89,10 @@ pub struct Settings {
     pub resign_threshold: f64,
     /// Memory for the search tree, in megabytes.
     pub tree_mb: usize,
+    /// Share of a move's budget the solver gets first (0 never).
+    pub solver_share: f64,
+    /// Memory for the solver's table, in megabytes.
+    pub solver_mb: usize,
     /// Tree search constants.
     pub config: Config,
     /// The names `play`, `genmove` and `list_legal` use for moves.
@@ -104,6 +108,8 @@ impl Default for Settings {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             resign_threshold: 0.0,
             tree_mb: 256,
+            solver_share: 0.1,
+            solver_mb: 64,
             config: Config::default(),
             notation: Notation::Gtp,
         }
@@ -269,6 +275,8 @@ impl Engine {
             config: self.settings.config.clone(),
             threads: self.settings.threads,
             tree_nodes: nodes_for_megabytes(self.settings.tree_mb),
+            solver_share: self.settings.solver_share,
+            solver_bytes: self.settings.solver_mb << 20,
         }
     }
 

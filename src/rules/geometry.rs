@@ -388,6 +388,9 @@ pub struct Layout {
     pub numbers_right: bool,
 }
 
+/// A map of grid coordinates to grid coordinates (a symmetry of the board while it is being built).
+type GridMap = Box<dyn Fn(i64, i64) -> (i64, i64)>;
+
 /// The fixed tables of one board: points, adjacency, names and hash keys.
 #[derive(Debug)]
 pub struct Geometry {
@@ -741,6 +744,70 @@ impl Geometry {
             .collect()
     }
 
+    /// The board's symmetries: each is the image of every point (indexed by point) under a map of the board onto
+    /// itself that keeps adjacency. The identity comes first. A square has 8 (rotations and reflections), a
+    /// rectangle 4 (the identity, both reflections and the half turn), a hexhex board 12 (six rotations, each with
+    /// or without a reflection).
+    pub fn symmetries(&self) -> Vec<Vec<Point>> {
+        let (w, h) = (self.width as i64, self.height as i64);
+        // Each map sends grid coordinates to grid coordinates.
+        let maps: Vec<GridMap> = match self.shape {
+            Shape::Rect { width, height } => {
+                let mut maps: Vec<GridMap> = vec![
+                    Box::new(|x, y| (x, y)),
+                    Box::new(move |x, y| (w - 1 - x, y)),
+                    Box::new(move |x, y| (x, h - 1 - y)),
+                    Box::new(move |x, y| (w - 1 - x, h - 1 - y)),
+                ];
+                if width == height {
+                    maps.push(Box::new(|x, y| (y, x)));
+                    maps.push(Box::new(move |x, y| (w - 1 - y, x)));
+                    maps.push(Box::new(move |x, y| (y, h - 1 - x)));
+                    maps.push(Box::new(move |x, y| (w - 1 - y, h - 1 - x)));
+                }
+                maps
+            }
+            Shape::Hex { side } => {
+                // Offsets from the centre; the turn by 60 degrees is (dx, dy) -> (dx - dy, dx), and swapping dx
+                // and dy is a reflection.
+                let c = side as i64 - 1;
+                let mut maps: Vec<GridMap> = Vec::new();
+                for mirror in [false, true] {
+                    for turns in 0..6 {
+                        maps.push(Box::new(move |x, y| {
+                            let (mut dx, mut dy) = (x - c, y - c);
+                            if mirror {
+                                (dx, dy) = (dy, dx);
+                            }
+                            for _ in 0..turns {
+                                (dx, dy) = (dx - dy, dx);
+                            }
+                            (dx + c, dy + c)
+                        }));
+                    }
+                }
+                maps
+            }
+        };
+        maps.iter()
+            .map(|f| {
+                self.points()
+                    .map(|p| {
+                        let (x, y) = self.coords(p);
+                        let (u, v) = f(x as i64, y as i64);
+                        usize::try_from(u)
+                            .ok()
+                            .zip(usize::try_from(v).ok())
+                            .and_then(|(u, v)| self.point_at(u, v))
+                            .unwrap_or_else(|| {
+                                unreachable!("a symmetry maps the board onto itself")
+                            })
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
     /// Where a board diagram shows each point and coordinate (see [`Layout`]).
     pub fn layout(&self) -> Layout {
         match self.shape {
@@ -843,6 +910,35 @@ mod tests {
                 for &q in g.neighbors(p) {
                     assert!(g.neighbors(q).contains(&p), "{} {}", g.name(p), g.name(q));
                     assert_ne!(p, q);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn symmetries_are_permutations_that_keep_adjacency() {
+        let boards = [
+            (Geometry::square(4).unwrap(), 8),
+            (Geometry::rect(5, 3).unwrap(), 4),
+            (Geometry::hex(2).unwrap(), 12),
+            (Geometry::hex(4).unwrap(), 12),
+        ];
+        for (g, count) in boards {
+            let syms = g.symmetries();
+            assert_eq!(syms.len(), count, "{}", g.size_name());
+            assert!(syms[0].iter().enumerate().all(|(i, p)| p.index() == i));
+            let mut distinct = syms.clone();
+            distinct.sort();
+            distinct.dedup();
+            assert_eq!(distinct.len(), count, "distinct maps on {}", g.size_name());
+            for s in &syms {
+                let mut image: Vec<usize> = s.iter().map(|p| p.index()).collect();
+                image.sort_unstable();
+                assert!(image.iter().enumerate().all(|(i, &j)| i == j));
+                for p in g.points() {
+                    for &q in g.neighbors(p) {
+                        assert!(g.neighbors(s[p.index()]).contains(&s[q.index()]));
+                    }
                 }
             }
         }

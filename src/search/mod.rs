@@ -18,7 +18,8 @@ pub use playout::{PlayoutResult, play_random, random_playout};
 pub use simple::choose_quick;
 
 use crate::rng::Rng;
-use crate::rules::{Color, Game, Move, Shape, Status};
+use crate::rules::{Color, Game, Move, Position, Shape, Status};
+use crate::solve::{self, SolveError, Solver, Value, Verdict};
 use tree::{EXPANDED, Tree};
 
 /// Which player chooses the moves.
@@ -85,16 +86,22 @@ struct Kept {
     moves: Vec<(Color, Move)>,
 }
 
-/// Runs searches and keeps the tree between them.
+/// Solver nodes a search may spend for each playout of its playout limit and each unit of
+/// [`Setup::solver_share`] (a share of 0.1 gives the solver two nodes a playout).
+pub const SOLVER_NODES_PER_PLAYOUT: f64 = 20.0;
+
+/// Runs searches and keeps the tree between them, and the solver with its table.
 #[derive(Default)]
 pub struct Searcher {
     kept: Option<Kept>,
+    solver: Option<Solver>,
 }
 
 impl std::fmt::Debug for Searcher {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Searcher")
             .field("tree_nodes", &self.kept.as_ref().map(|k| k.tree.used()))
+            .field("solver", &self.solver)
             .finish()
     }
 }
@@ -123,12 +130,118 @@ pub struct Setup {
     pub threads: usize,
     /// Tree capacity in nodes.
     pub tree_nodes: usize,
+    /// Share of a move's budget the main player first gives the solver (0 never): of its time, or with a playout
+    /// limit alone [`SOLVER_NODES_PER_PLAYOUT`] nodes a playout times the share. A proven position is played from
+    /// the solver's line: the fastest win, the slowest loss.
+    pub solver_share: f64,
+    /// Memory of the solver's table in bytes.
+    pub solver_bytes: usize,
 }
 
 impl Searcher {
-    /// Forgets the kept tree and frees its memory.
+    /// Forgets the kept tree and the solver's table and frees their memory.
     pub fn clear(&mut self) {
         self.kept = None;
+        self.solver = None;
+    }
+
+    /// Solves `pos` with the kept solver (a new one when the memory limit changed; its table is kept between
+    /// solves on the same board).
+    ///
+    /// # Errors
+    /// As [`Solver::solve`], and [`SolveError::MemoryTooSmall`].
+    pub fn solve(
+        &mut self,
+        pos: &Position,
+        memory_bytes: usize,
+        limits: &solve::Limits,
+    ) -> Result<solve::Report, SolveError> {
+        if self
+            .solver
+            .as_ref()
+            .is_none_or(|s| s.options().memory_bytes != memory_bytes)
+        {
+            self.solver = None;
+            self.solver = Some(Solver::new(solve::Options {
+                memory_bytes,
+                ..solve::Options::default()
+            })?);
+        }
+        let solver = self.solver.as_mut().expect("just made");
+        let report = solver.solve(pos, limits, &mut |_| {})?;
+        log::debug!(
+            "solver: {:?} in {} nodes, {:.3}s, table {} of {} entries",
+            report.verdict,
+            report.stats.nodes,
+            report.stats.elapsed.as_secs_f64(),
+            report.stats.table_used,
+            report.stats.table_capacity
+        );
+        Ok(report)
+    }
+
+    /// The solver's move when it proves `pos` within its share of `limits`.
+    fn solved_move(
+        &mut self,
+        pos: &Position,
+        setup: &Setup,
+        limits: Limits,
+        start: Instant,
+        stop: &AtomicBool,
+    ) -> Option<SearchResult> {
+        let share = setup.solver_share;
+        if share <= 0.0 {
+            return None;
+        }
+        let deadline = limits.time.map(|t| start + t.mul_f64(share.min(1.0)));
+        let nodes = limits
+            .playouts
+            .filter(|_| deadline.is_none())
+            .map(|p| (p as f64 * share * SOLVER_NODES_PER_PLAYOUT) as u64);
+        if deadline.is_none() && nodes.is_none() {
+            return None;
+        }
+        let limits = solve::Limits {
+            deadline,
+            nodes,
+            stop: Some(stop),
+        };
+        let report = match self.solve(pos, setup.solver_bytes, &limits) {
+            Ok(r) => r,
+            Err(e) => {
+                log::warn!("solver: {e}");
+                return None;
+            }
+        };
+        let Verdict::Solved(solution) = report.verdict else {
+            return None;
+        };
+        let outcome = solution.value.outcome(pos.to_move());
+        let winrate = match solution.value {
+            Value::Win => 1.0,
+            Value::Loss => 0.0,
+            Value::Draw => 0.5,
+        };
+        Some(SearchResult {
+            best: Some(solution.best),
+            info: RootInfo {
+                moves: vec![MoveStats {
+                    mv: solution.best,
+                    visits: 0,
+                    winrate,
+                    prior: 1.0,
+                    proof: Some(outcome),
+                    pv: solution.pv,
+                }],
+                visits: 0,
+                playouts: 0,
+                nodes: 0,
+                proof: Some(outcome),
+            },
+            playouts: 0,
+            reused: 0,
+            elapsed: start.elapsed(),
+        })
     }
 
     /// Forgets what the kept tree knows but keeps its memory, so that the next search starts from nothing.
@@ -185,6 +298,12 @@ impl Searcher {
             result.best = Some(moves[rng.below(moves.len())]);
             result.elapsed = start.elapsed();
             return result;
+        }
+        if setup.player == PlayerKind::Mcts
+            && interval.is_none()
+            && let Some(solved) = self.solved_move(pos, setup, limits, start, stop)
+        {
+            return solved;
         }
         let flavor = if setup.player == PlayerKind::Mcts {
             Flavor::Knowledge

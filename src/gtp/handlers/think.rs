@@ -11,6 +11,10 @@ use crate::gtp::state::{Analysis, Engine, SharedSearch};
 use crate::notation;
 use crate::rules::{Color, IllegalMove, Move, Outcome, Status};
 use crate::search::{MoveStats, SearchResult};
+use crate::solve::{self, Verdict};
+
+/// Seconds `oust-solve` takes without an argument.
+pub const SOLVE_SECONDS: f64 = 10.0;
 
 /// Root visits a search needs before its winning chance may trigger a resignation.
 const RESIGN_MIN_VISITS: u64 = 200;
@@ -222,14 +226,22 @@ pub fn heatmap(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
     };
     let pos = e.game.position();
     let me = pos.to_move();
+    // With no playouts (the solver proved the position before the tree search ran), a proven move is shaded
+    // in full.
     let most = result
         .info
         .moves
         .iter()
         .map(|m| m.visits)
         .max()
-        .unwrap_or(0)
-        .max(1);
+        .unwrap_or(0);
+    let shade = |m: &MoveStats| {
+        if most == 0 {
+            1.0
+        } else {
+            f64::from(m.visits) / f64::from(most)
+        }
+    };
     let mut influence = String::from("INFLUENCE");
     let mut labels = String::from("LABEL");
     for m in &result.info.moves {
@@ -237,10 +249,7 @@ pub fn heatmap(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
             continue;
         }
         let name = move_name(pos, m.mv);
-        influence.push_str(&format!(
-            " {name} {:.2}",
-            f64::from(m.visits) / f64::from(most)
-        ));
+        influence.push_str(&format!(" {name} {:.2}", shade(m)));
         if let Some(label) = heatmap_label(m, me) {
             labels.push_str(&format!(" {name} {label}"));
         }
@@ -275,4 +284,44 @@ pub fn pv(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
         format!("VAR {}\n{text}", var.join(" "))
     }
     .into())
+}
+
+/// `oust-solve [SECONDS]`: solves the current position for its side to move within SECONDS (default
+/// [`SOLVE_SECONDS`]): `win|loss|draw MOVE DISTANCE`, or `unknown` when the time runs out first.
+pub fn solve(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
+    let seconds = match args.first() {
+        Some(t) => args::seconds(t, "the time")?,
+        None => SOLVE_SECONDS,
+    };
+    let pos = e.game.position().clone();
+    let limits = solve::Limits {
+        deadline: Some(Instant::now() + Duration::from_secs_f64(seconds)),
+        ..solve::Limits::default()
+    };
+    let bytes = e.settings.solver_mb << 20;
+    let report = e
+        .searcher
+        .solve(&pos, bytes, &limits)
+        .map_err(|err| GtpError::Failed(format!("cannot solve: {err}")))?;
+    log::info!(
+        "oust-solve: {} nodes, {:.0} nodes/s, {:.3}s, table {} of {} entries",
+        report.stats.nodes,
+        report.stats.nodes_per_second(),
+        report.stats.elapsed.as_secs_f64(),
+        report.stats.table_used,
+        report.stats.table_capacity
+    );
+    Ok(match report.verdict {
+        Verdict::Solved(s) => format!(
+            "{} {} {}",
+            s.value.name(),
+            e.settings.notation.move_text(pos.geometry(), s.best),
+            s.distance
+        )
+        .into(),
+        Verdict::Unknown(why) => {
+            log::info!("oust-solve: unknown ({why})");
+            "unknown".into()
+        }
+    })
 }

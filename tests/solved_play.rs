@@ -1,0 +1,214 @@
+//! Play from solved positions: the main player, given the solver's share of its budget, never lets a proven win
+//! go, against `random`, `uct-plain` and itself; against itself a game lasts exactly the solver's distance (the
+//! fastest win against the slowest loss). The tree search's own solver agrees with the solver where both prove.
+
+use std::sync::Arc;
+
+use oust::rng::Rng;
+use oust::rules::{Color, Game, Geometry, Outcome, Position, Shape, Status};
+use oust::search::{
+    Config, Control, Limits, PlayerKind, Request, Searcher, Setup, nodes_for_megabytes,
+};
+use oust::solve::{self, Solution, Solver, Value, Verdict};
+
+fn setup(player: PlayerKind, solver_share: f64) -> Setup {
+    Setup {
+        player,
+        config: Config::default(),
+        threads: 1,
+        tree_nodes: nodes_for_megabytes(16),
+        solver_share,
+        solver_bytes: 16 << 20,
+    }
+}
+
+fn solve(solver: &mut Solver, pos: &Position) -> Solution {
+    match solver
+        .solve(pos, &solve::Limits::default(), &mut |_| {})
+        .unwrap()
+        .verdict
+    {
+        Verdict::Solved(s) => s,
+        Verdict::Unknown(why) => panic!("unsolved: {why}"),
+    }
+}
+
+/// Positions of `shape` after a few random moves whose side to move has a proven win.
+fn won_positions(shape: &str, count: usize, rng: &mut Rng, solver: &mut Solver) -> Vec<Game> {
+    let geo = Arc::new(Geometry::new(Shape::parse(shape).unwrap()).unwrap());
+    let mut out = Vec::new();
+    let mut tries = 0;
+    while out.len() < count && tries < 1000 {
+        tries += 1;
+        let mut game = Game::new(geo.clone());
+        for _ in 0..rng.below(5) {
+            let pos = game.position();
+            if matches!(pos.status(), Status::Over(_)) {
+                break;
+            }
+            let moves = pos.legal_moves();
+            let mv = moves[rng.below(moves.len())];
+            game.play(pos.to_move(), mv).unwrap();
+        }
+        let pos = game.position();
+        if matches!(pos.status(), Status::Ongoing) && solve(solver, pos).value == Value::Win {
+            out.push(game);
+        }
+    }
+    out
+}
+
+/// Plays `game` to the end: `winner` is the main player with the solver, `other` the opponent. After each of the
+/// winner's moves the position is checked to be still won. Returns the outcome and the moves played.
+fn play_out(
+    mut game: Game,
+    other: PlayerKind,
+    other_share: f64,
+    seed: u64,
+    check: &mut Solver,
+) -> (Outcome, usize) {
+    let winner = game.position().to_move();
+    let mut searchers = [Searcher::default(), Searcher::default()];
+    let mut moves = 0;
+    loop {
+        let pos = game.position();
+        let me = pos.to_move();
+        match pos.status() {
+            Status::Over(o) => return (o, moves),
+            Status::MustPass | Status::Ongoing => {}
+        }
+        let (player, share) = if me == winner {
+            (PlayerKind::Mcts, 0.5)
+        } else {
+            (other, other_share)
+        };
+        let request = Request {
+            limits: Limits {
+                playouts: Some(5_000),
+                time: None,
+            },
+            seed: seed + moves as u64,
+            ..Request::default()
+        };
+        let result =
+            searchers[me.index()].search(&game, &setup(player, share), &request, &mut |_| {
+                Control::Continue
+            });
+        let mv = result.best.expect("a move");
+        game.play(me, mv).unwrap();
+        moves += 1;
+        let after = game.position();
+        if me == winner && !matches!(after.status(), Status::Over(_)) {
+            let value = solve(check, after).value;
+            let kept = if after.to_move() == winner {
+                value == Value::Win
+            } else {
+                value == Value::Loss
+            };
+            assert!(kept, "the move let the win go");
+        }
+    }
+}
+
+const BOARDS: [&str; 6] = ["3", "4x3", "2x5", "2x6", "hex2", "hex3"];
+
+#[test]
+fn the_winner_never_lets_the_win_go() {
+    let mut rng = Rng::new(5);
+    let mut check = Solver::new(solve::Options::default()).unwrap();
+    let mut games = 0;
+    for shape in BOARDS {
+        for (i, game) in won_positions(shape, 3, &mut rng, &mut check)
+            .into_iter()
+            .enumerate()
+        {
+            let winner = game.position().to_move();
+            for (other, share) in [
+                (PlayerKind::Random, 0.0),
+                (PlayerKind::UctPlain, 0.0),
+                (PlayerKind::Mcts, 0.0),
+                (PlayerKind::Mcts, 0.5),
+            ] {
+                let (outcome, _) = play_out(game.clone(), other, share, 100 * i as u64, &mut check);
+                assert_eq!(outcome, Outcome::Win(winner), "{shape} against {other:?}");
+                games += 1;
+            }
+        }
+    }
+    assert!(games >= 40, "{games} games");
+}
+
+#[test]
+fn against_itself_a_won_game_lasts_the_solved_distance() {
+    let mut rng = Rng::new(6);
+    let mut check = Solver::new(solve::Options::default()).unwrap();
+    for shape in BOARDS {
+        for game in won_positions(shape, 3, &mut rng, &mut check) {
+            let distance = solve(&mut check, game.position()).distance;
+            let (outcome, moves) = play_out(game.clone(), PlayerKind::Mcts, 0.5, 1, &mut check);
+            assert_eq!(outcome, Outcome::Win(game.position().to_move()), "{shape}");
+            assert_eq!(moves, distance, "{shape}: fastest win against slowest loss");
+        }
+    }
+}
+
+#[test]
+fn the_tree_search_solver_agrees_with_the_solver() {
+    let mut rng = Rng::new(7);
+    let mut check = Solver::new(solve::Options::default()).unwrap();
+    let mut proofs = 0;
+    for shape in ["3", "4x3", "2x5", "hex2", "hex3", "3x4"] {
+        let geo = Arc::new(Geometry::new(Shape::parse(shape).unwrap()).unwrap());
+        for _ in 0..10 {
+            let mut game = Game::new(geo.clone());
+            for _ in 0..rng.below(6) {
+                let pos = game.position();
+                if !matches!(pos.status(), Status::Ongoing) {
+                    break;
+                }
+                let moves = pos.legal_moves();
+                game.play(pos.to_move(), moves[rng.below(moves.len())])
+                    .unwrap();
+            }
+            if !matches!(game.position().status(), Status::Ongoing) {
+                continue;
+            }
+            let request = Request {
+                limits: Limits {
+                    playouts: Some(3_000),
+                    time: None,
+                },
+                seed: 3,
+                ..Request::default()
+            };
+            let result = Searcher::default().search(
+                &game,
+                &setup(PlayerKind::Mcts, 0.0),
+                &request,
+                &mut |_| Control::Continue,
+            );
+            let solution = solve(&mut check, game.position());
+            let me: Color = game.position().to_move();
+            if let Some(proof) = result.info.proof {
+                assert_eq!(proof, solution.value.outcome(me), "{shape}");
+                proofs += 1;
+            }
+            // A move the tree search proves winning is a winning move.
+            if let Some(best) = result
+                .info
+                .moves
+                .iter()
+                .find(|m| m.proof == Some(Outcome::Win(me)))
+            {
+                let mut after = game.clone();
+                after.play(me, best.mv).unwrap();
+                let pos = after.position();
+                if !matches!(pos.status(), Status::Over(_)) {
+                    let v = solve(&mut check, pos).value;
+                    assert_eq!(v.outcome(pos.to_move()), Outcome::Win(me), "{shape}");
+                }
+            }
+        }
+    }
+    assert!(proofs >= 10, "{proofs} proofs");
+}
