@@ -9,7 +9,7 @@
 
 use std::collections::VecDeque;
 use std::fs::File;
-use std::io::{self, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,12 +18,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::gtp::{MAX_LINE, read_line};
+use crate::gtp::{MAX_LINE, RawLine, read_line};
 
 /// Lines read ahead from an engine before its writes block.
 pub const QUEUED_LINES: usize = 256;
 /// Lines a single response may have.
-const MAX_RESPONSE_LINES: usize = 1000;
+pub const MAX_RESPONSE_LINES: usize = 1000;
 /// How often a wait looks at the interrupt flag.
 const POLL: Duration = Duration::from_millis(50);
 /// Lines of an engine's stderr kept in memory for error messages.
@@ -285,11 +285,7 @@ impl EngineProcess {
             }
             match self.lines.recv_timeout((deadline - now).min(POLL)) {
                 Ok(Line::Text(t)) => return Ok(t),
-                Ok(Line::TooLong) => {
-                    return Err(Failure::Malformed(format!(
-                        "a line longer than {MAX_LINE} bytes"
-                    )));
-                }
+                Ok(Line::TooLong) => return Err(too_long()),
                 Ok(Line::End) | Err(RecvTimeoutError::Disconnected) => {
                     return Err(Failure::Closed(self.ended("closed its output")));
                 }
@@ -298,44 +294,14 @@ impl EngineProcess {
         }
     }
 
-    /// Reads one response: optional blank lines, then `=` or `?` with an optional id, then lines up to a blank one.
+    /// Reads one response with [`read_response`], each line waited for until `deadline`.
     fn read_reply(
         &mut self,
         deadline: Instant,
         limit: Duration,
         stop: &AtomicBool,
     ) -> Result<(bool, String), Failure> {
-        let first = loop {
-            let line = self.next_line(deadline, limit, stop)?;
-            if !line.trim().is_empty() {
-                break line;
-            }
-        };
-        let ok = match first.chars().next() {
-            Some('=') => true,
-            Some('?') => false,
-            _ => {
-                return Err(Failure::Malformed(format!(
-                    "'{}' is not a GTP response (no '=' or '?')",
-                    shorten(&first)
-                )));
-            }
-        };
-        let mut text = first[1..]
-            .trim_start_matches(|c: char| c.is_ascii_digit())
-            .trim()
-            .to_string();
-        for _ in 0..MAX_RESPONSE_LINES {
-            let line = self.next_line(deadline, limit, stop)?;
-            if line.trim().is_empty() {
-                return Ok((ok, text));
-            }
-            text.push('\n');
-            text.push_str(line.trim_end());
-        }
-        Err(Failure::Malformed(format!(
-            "a response of more than {MAX_RESPONSE_LINES} lines"
-        )))
+        read_response(&mut || self.next_line(deadline, limit, stop))
     }
 
     /// Kills what is left of the engine after its output closed and says how it ended.
@@ -428,18 +394,91 @@ pub fn shorten(s: &str) -> String {
     out
 }
 
+/// Reads one response from the lines `next` gives: optional blank lines, then `=` or `?` with an optional id,
+/// then lines up to a blank one (at most [`MAX_RESPONSE_LINES`]). Returns whether it was `=` and its text, the
+/// lines joined by `\n`. Failures of `next` pass through.
+///
+/// # Errors
+/// [`Failure::Malformed`] for a first line that is not a response or a response that is too long, and the
+/// failures of `next`.
+pub fn read_response(
+    next: &mut dyn FnMut() -> Result<String, Failure>,
+) -> Result<(bool, String), Failure> {
+    let first = loop {
+        let line = next()?;
+        if !line.trim().is_empty() {
+            break line;
+        }
+    };
+    let ok = match first.chars().next() {
+        Some('=') => true,
+        Some('?') => false,
+        _ => {
+            return Err(Failure::Malformed(format!(
+                "'{}' is not a GTP response (no '=' or '?')",
+                shorten(&first)
+            )));
+        }
+    };
+    let mut text = first[1..]
+        .trim_start_matches(|c: char| c.is_ascii_digit())
+        .trim()
+        .to_string();
+    for _ in 0..MAX_RESPONSE_LINES {
+        let line = next()?;
+        if line.trim().is_empty() {
+            return Ok((ok, text));
+        }
+        text.push('\n');
+        text.push_str(line.trim_end());
+    }
+    Err(Failure::Malformed(format!(
+        "a response of more than {MAX_RESPONSE_LINES} lines"
+    )))
+}
+
+/// The responses in `output`, an engine's whole output, read as the referee reads them ([`read_response`] over
+/// the lines the stdout reader makes), up to the first failure, which ends the list. The end of the output is
+/// [`Failure::Closed`]. For fuzzing and tests: it runs the referee's own code on bytes.
+pub fn responses_in<R: BufRead>(mut output: R) -> Vec<Result<(bool, String), Failure>> {
+    let mut reader = &mut output;
+    let mut next = || match line_of(read_line(&mut reader)) {
+        Line::Text(t) => Ok(t),
+        Line::TooLong => Err(too_long()),
+        Line::End => Err(Failure::Closed("closed its output".into())),
+    };
+    let mut out = Vec::new();
+    loop {
+        let reply = read_response(&mut next);
+        let end = reply.is_err();
+        out.push(reply);
+        if end {
+            return out;
+        }
+    }
+}
+
+fn too_long() -> Failure {
+    Failure::Malformed(format!("a line longer than {MAX_LINE} bytes"))
+}
+
+/// A line read from an engine's stdout as the reader thread passes it on.
+fn line_of(read: io::Result<Option<RawLine>>) -> Line {
+    match read {
+        Ok(Some(raw)) if raw.truncated => Line::TooLong,
+        Ok(Some(raw)) => Line::Text(
+            String::from_utf8_lossy(&raw.bytes)
+                .trim_end_matches('\r')
+                .to_string(),
+        ),
+        Ok(None) | Err(_) => Line::End,
+    }
+}
+
 fn read_lines(stdout: impl Read, tx: SyncSender<Line>) {
     let mut reader = BufReader::new(stdout);
     loop {
-        let line = match read_line(&mut reader) {
-            Ok(Some(raw)) if raw.truncated => Line::TooLong,
-            Ok(Some(raw)) => Line::Text(
-                String::from_utf8_lossy(&raw.bytes)
-                    .trim_end_matches('\r')
-                    .to_string(),
-            ),
-            Ok(None) | Err(_) => Line::End,
-        };
+        let line = line_of(read_line(&mut reader));
         let end = matches!(line, Line::End);
         // A full queue blocks the engine's writes (and so bounds memory); a dropped receiver ends the thread.
         if tx.send(line).is_err() {
