@@ -259,11 +259,22 @@ fn node(i: &str) -> Res<'_, Node> {
     preceded(terminated(char(';'), multispace0), many0(property)).parse(i)
 }
 
-/// `tree := "(" node+ tree* ")"`, flattened to its main line (the first variation at each branch)
-fn tree(i: &str) -> Res<'_, Vec<Node>> {
+/// Deepest nesting of game trees (variations within variations) read. The reader recurses once per level, so
+/// deeper text is refused rather than allowed to exhaust the stack; real records nest a few levels.
+pub const MAX_NESTING: usize = 1000;
+
+/// `tree := "(" node+ tree* ")"`, flattened to its main line (the first variation at each branch); `depth` is the
+/// number of trees around it.
+fn tree(i: &str, depth: usize) -> Res<'_, Vec<Node>> {
     let (i, _) = terminated(char('('), multispace0).parse(i)?;
+    if depth >= MAX_NESTING {
+        return Err(nom::Err::Failure(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::TooLarge,
+        )));
+    }
     let (i, mut nodes) = many1(terminated(node, multispace0)).parse(i)?;
-    let (i, children) = many0(terminated(tree, multispace0)).parse(i)?;
+    let (i, children) = many0(terminated(|i| tree(i, depth + 1), multispace0)).parse(i)?;
     let (i, _) = terminated(char(')'), multispace0).parse(i)?;
     if let Some(first) = children.into_iter().next() {
         nodes.extend(first);
@@ -275,7 +286,7 @@ fn tree(i: &str) -> Res<'_, Vec<Node>> {
 fn collection(i: &str) -> Res<'_, Vec<Node>> {
     preceded(
         take_while(|c| c != '('),
-        delimited(multispace0, tree, multispace0),
+        delimited(multispace0, |i| tree(i, 0), multispace0),
     )
     .parse(i)
 }
@@ -297,6 +308,11 @@ pub fn parse(text: &str) -> Result<Record, SgfError> {
 pub fn parse_for(text: &str, current: Option<Shape>) -> Result<Record, SgfError> {
     let nodes = match collection(text) {
         Ok((_, nodes)) => nodes,
+        Err(nom::Err::Failure(e)) if e.code == nom::error::ErrorKind::TooLarge => {
+            return Err(SgfError::Unsupported(format!(
+                "variations nested more than {MAX_NESTING} deep"
+            )));
+        }
         Err(_) => {
             return Err(SgfError::Syntax(
                 "expected a game tree such as (;FF[4]SZ[9];B[dd])".into(),

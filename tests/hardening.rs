@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+use oust::sgf::{self, MAX_NESTING, SgfError};
 
 fn run_binary(args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_oust"))
@@ -40,4 +41,38 @@ fn a_tree_larger_than_the_machine_does_not_abort_the_engine() {
     );
     assert!(stdout.contains("=1 "), "{stdout}");
     assert!(stdout.ends_with("=2 oust\n\n"), "{stdout}");
+}
+
+fn nested(depth: usize) -> String {
+    format!("{}{}", "(;C[x]".repeat(depth), ")".repeat(depth))
+}
+
+/// The SGF reader recursed once per nested variation: `loadsgf` of 400,000 nested `(;` overflowed the engine's
+/// stack and killed it. Nesting deeper than [`MAX_NESTING`] is refused.
+#[test]
+fn deeply_nested_variations_are_refused_without_a_stack_overflow() {
+    let dir = std::env::temp_dir().join(format!("oust-hardening-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("deep.sgf");
+    std::fs::write(&file, "(;".repeat(400_000)).unwrap();
+    let input = format!("1 loadsgf {}\n2 name\n", file.display());
+    let out = run_binary(&[], input.as_bytes());
+    let _ = std::fs::remove_dir_all(&dir);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}: {stdout}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("variations nested more than 1000 deep"),
+        "{stdout}"
+    );
+    assert!(stdout.ends_with("=2 oust\n\n"), "{stdout}");
+    // In process too, on a test thread's smaller stack: the deepest nesting read still reads.
+    assert!(sgf::parse(&nested(MAX_NESTING)).is_ok());
+    assert!(matches!(
+        sgf::parse(&nested(MAX_NESTING + 1)),
+        Err(SgfError::Unsupported(_))
+    ));
 }
