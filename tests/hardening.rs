@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+use oust::rules::Shape;
 use oust::sgf::{self, MAX_NESTING, SgfError};
 
 fn run_binary(args: &[&str], input: &[u8]) -> Output {
@@ -75,4 +76,18 @@ fn deeply_nested_variations_are_refused_without_a_stack_overflow() {
         sgf::parse(&nested(MAX_NESTING + 1)),
         Err(SgfError::Unsupported(_))
     ));
+}
+
+/// `HX[S]` with a side near 2^64: the SZ it needs was computed as 2S-1, which wrapped around (and panicked with
+/// overflow checks on).
+#[test]
+fn a_huge_hexhex_side_does_not_wrap_around() {
+    let huge = usize::MAX;
+    let most = huge - 1;
+    assert_eq!(Shape::Hex { side: huge }.extent(), (most, most));
+    let err = sgf::parse(&format!("(;SZ[9]HX[{huge}])")).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("unsupported SGF record: HX[{huge}] needs SZ[{most}], the record has SZ[9:9]")
+    );
 }
