@@ -91,3 +91,36 @@ fn a_huge_hexhex_side_does_not_wrap_around() {
         format!("unsupported SGF record: HX[{huge}] needs SZ[{most}], the record has SZ[9:9]")
     );
 }
+
+/// A search waited for its threads in ticks of 5 ms, so the tiny searches of the conversation fuzzer (16 playouts)
+/// took 5 ms each, nearly all of it asleep. Now the last thread to end wakes it.
+#[test]
+fn a_tiny_search_answers_without_waiting_for_a_tick() {
+    use oust::gtp::{Engine, Options, Settings, execute};
+    let mut engine = Engine::new(Options {
+        settings: Settings {
+            playouts: 16,
+            threads: 1,
+            tree_mb: 1,
+            ..Settings::default()
+        },
+        ..Options::default()
+    })
+    .unwrap();
+    execute(&mut engine, "genmove", &["b"]).unwrap();
+    let mut times: Vec<f64> = (0..21)
+        .map(|_| {
+            let started = std::time::Instant::now();
+            execute(&mut engine, "genmove", &["w"]).unwrap();
+            let took = started.elapsed().as_secs_f64();
+            execute(&mut engine, "undo", &[]).unwrap();
+            took
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    let median = times[times.len() / 2];
+    assert!(
+        median < 0.004,
+        "median genmove of 16 playouts: {median:.4} s"
+    );
+}
