@@ -20,6 +20,8 @@
 #![deny(missing_docs)]
 
 pub mod bench;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod gtp;
 pub mod matches;
 pub mod notation;
