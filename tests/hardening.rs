@@ -124,3 +124,39 @@ fn a_tiny_search_answers_without_waiting_for_a_tick() {
         "median genmove of 16 playouts: {median:.4} s"
     );
 }
+
+/// oust wrote a 13x13 game as `SZ[13]` and read it back, on an engine on the hexhex board of side 7, as that hexhex
+/// board (GoGui's convention for its hexagonal boards): the game changed boards in a round trip. Records of oust's
+/// own (`AP[oust:...]`) say `HX` for hexhex boards, so theirs without it are square. Found by fuzzing sgf_record
+/// (a record without `SZ`, 19x19, written back and read on hex10).
+#[test]
+fn a_square_record_of_oust_stays_square_on_a_hexhex_engine() {
+    use oust::rules::{Game, Geometry, Move};
+    use std::sync::Arc;
+    let geo = Arc::new(Geometry::square(13).unwrap());
+    let mut game = Game::new(geo.clone());
+    for name in ["A1", "N13", "G7"] {
+        let c = game.position().to_move();
+        game.play(c, Move::Place(geo.parse_vertex(name).unwrap()))
+            .unwrap();
+    }
+    let text = sgf::write(&game, &sgf::GameInfo::default());
+    let hex7 = Shape::Hex { side: 7 };
+    let record = sgf::parse_for(&text, Some(hex7)).unwrap();
+    assert_eq!(record.board, Shape::square(13));
+    let back = sgf::replay(&record, None).unwrap();
+    assert_eq!(back.position(), game.position());
+    // GoGui's records (no AP of oust's) keep being read as the hexhex board.
+    let gogui = text.replace(
+        &format!("AP[oust:{}]", env!("CARGO_PKG_VERSION")),
+        "AP[GoGui:1.6]",
+    );
+    assert_eq!(sgf::parse_for(&gogui, Some(hex7)).unwrap().board, hex7);
+    // The fuzzer's input goes through the whole target.
+    let found = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fuzz/corpus/sgf_record/regression-square-record-read-as-hexhex"
+    ))
+    .unwrap();
+    oust::fuzzing::sgf_record(&found);
+}
