@@ -4,7 +4,7 @@
 //!
 //! | target | what runs |
 //! | ------ | --------- |
-//! | [`conversation`] | one engine fed the input's lines one by one, as `gtp::run` reads them |
+//! | [`conversation`] | one engine fed the input's lines one by one, as `gtp::run` reads and serves them |
 //! | [`sgf_record`] | [`sgf::parse_for`], [`sgf::replay`], [`sgf::check_for`], [`sgf::write`] and `loadsgf` |
 //! | [`setup_rows`] | [`notation::parse_rows`] on square, rectangular and hexhex boards, and `oust-setup` |
 //! | [`results_file`] | [`ResultsFile::parse`] of `oust match --merge`, the table and the summary |
@@ -14,13 +14,13 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::io::{BufReader, Cursor};
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use crate::gtp::{
-    self, Ended, Engine, LineError, MAX_LINE, Options, RawLine, Reply, Settings,
-    parse_command_line, parse_int, preprocess,
+    self, Ended, Engine, LineError, MAX_LINE, Options, RawLine, Reply, Reports, Settings,
+    parse_command_line, parse_int, preprocess, read_line,
 };
 use crate::matches::{
     self, Failure, GameResult, MAX_RESPONSE_LINES, ResultsFile, Sprt, format_summary, format_table,
@@ -80,15 +80,21 @@ const FILES: [Option<&str>; 4] = [
 
 /// An engine as the conversation target runs it: tiny searches on one thread and a small tree.
 fn quick_engine(board: Shape) -> Engine {
-    Engine::new(Options {
-        board,
-        settings: Settings {
+    // `Settings::default()` asks the system for its number of processors, reading files under /proc and /sys:
+    // once per thread, not once per engine.
+    thread_local! {
+        static SETTINGS: Settings = Settings {
             playouts: PLAYOUTS,
             threads: 1,
             tree_mb: 1,
             ..Settings::default()
-        },
-        ..Options::default()
+        };
+    }
+    Engine::new(Options {
+        seed: 1,
+        board,
+        reports: Reports::Auto,
+        settings: SETTINGS.with(Clone::clone),
     })
     .expect("a supported board")
 }
@@ -221,7 +227,7 @@ fn check_game(game: &Game, after: &str) {
 }
 
 /// A whole protocol conversation: the input's lines (at most [`MAX_COMMANDS`]) are fed one at a time to one
-/// engine through `gtp::run`, with files and long work tamed (see `tame`). After each line: exactly the expected
+/// engine through `gtp::serve` (the session of `gtp::run`), with files and long work tamed (see `tame`). After each line: exactly the expected
 /// response (none for a blank line or a comment, otherwise one, with the line's id), no internal error, the
 /// positions' invariants, and no command longer than [`COMMAND_LIMIT`]. `quit` ends the conversation.
 ///
@@ -234,11 +240,16 @@ pub fn conversation(data: &[u8]) {
         let line = tame(raw, &mut reset);
         let expect = expectation(&line);
         let shown = String::from_utf8_lossy(&line).into_owned();
+        // The line as `gtp::run`'s reader thread reads it, sent before the session starts: no thread per line.
         let mut input = line;
         input.push(b'\n');
+        let mut input = Cursor::new(input);
+        let (tx, lines) = mpsc::sync_channel(1);
+        tx.send(read_line(&mut input)).expect("room for one line");
+        drop(tx);
         let mut out = Vec::new();
         let started = Instant::now();
-        let ended = gtp::run(&mut engine, Cursor::new(input), &mut out).expect("in-memory I/O");
+        let ended = gtp::serve(&mut engine, lines, &mut out).expect("in-memory I/O");
         let took = started.elapsed();
         let out = String::from_utf8(out).expect("responses are UTF-8");
         match expect {
