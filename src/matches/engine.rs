@@ -147,6 +147,8 @@ pub struct EngineProcess {
     stderr_done: Receiver<()>,
     /// Set once the process has been reaped.
     dead: bool,
+    /// The threads reading stdout and stderr, joined by [`EngineProcess::kill`] once they have ended.
+    readers: Vec<thread::JoinHandle<()>>,
 }
 
 impl EngineProcess {
@@ -166,7 +168,7 @@ impl EngineProcess {
             .spawn()?;
         let stdout = child.stdout.take().expect("stdout is piped");
         let (tx, rx) = sync_channel(QUEUED_LINES);
-        thread::Builder::new()
+        let stdout_reader = thread::Builder::new()
             .name("engine-stdout".into())
             .spawn(move || read_lines(stdout, tx))?;
         let log: Arc<Mutex<Option<File>>> = Arc::new(Mutex::new(None));
@@ -174,22 +176,23 @@ impl EngineProcess {
         let (done_tx, stderr_done) = sync_channel::<()>(0);
         let mut stderr = child.stderr.take().expect("stderr is piped");
         let (sink, kept) = (log.clone(), tail.clone());
-        thread::Builder::new()
-            .name("engine-stderr".into())
-            .spawn(move || {
-                // Dropped at the end of stderr: the receiver sees the channel disconnected.
-                let _done = done_tx;
-                let mut buf = [0u8; 8192];
-                while let Ok(n @ 1..) = stderr.read(&mut buf) {
-                    kept.lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .push(&buf[..n]);
-                    let mut file = sink.lock().unwrap_or_else(PoisonError::into_inner);
-                    if let Some(f) = file.as_mut() {
-                        let _ = f.write_all(&buf[..n]);
+        let stderr_reader =
+            thread::Builder::new()
+                .name("engine-stderr".into())
+                .spawn(move || {
+                    // Dropped at the end of stderr: the receiver sees the channel disconnected.
+                    let _done = done_tx;
+                    let mut buf = [0u8; 8192];
+                    while let Ok(n @ 1..) = stderr.read(&mut buf) {
+                        kept.lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .push(&buf[..n]);
+                        let mut file = sink.lock().unwrap_or_else(PoisonError::into_inner);
+                        if let Some(f) = file.as_mut() {
+                            let _ = f.write_all(&buf[..n]);
+                        }
                     }
-                }
-            })?;
+                })?;
         let stdin = child.stdin.take();
         Ok(EngineProcess {
             child,
@@ -200,6 +203,7 @@ impl EngineProcess {
             stderr_done,
             label: String::new(),
             dead: false,
+            readers: vec![stdout_reader, stderr_reader],
         })
     }
 
@@ -340,7 +344,7 @@ impl EngineProcess {
         }
     }
 
-    /// Kills the engine and everything in its process group, and reaps it.
+    /// Kills the engine and everything in its process group, reaps it, and ends the threads reading its output.
     pub fn kill(&mut self) {
         self.stdin = None;
         if !self.dead {
@@ -348,6 +352,41 @@ impl EngineProcess {
             self.kill_group();
             let _ = self.child.wait();
             self.dead = true;
+        }
+        if !self.readers.is_empty() {
+            self.join_readers();
+        }
+    }
+
+    /// Waits up to [`TAIL_WAIT`] for the end of the engine's stdout and stderr, which comes once its process
+    /// group is gone, and joins the threads that read them: an engine that has been killed leaves no thread behind.
+    /// Lines still queued are dropped, so that a reader waiting on a full queue can finish. A reader whose pipe a
+    /// process outside the group still holds open is left to end on its own.
+    fn join_readers(&mut self) {
+        let until = Instant::now() + TAIL_WAIT;
+        let left = || until.saturating_duration_since(Instant::now());
+        // Each channel is disconnected when its thread drops the sender, as it returns.
+        let stdout_ended = loop {
+            match self.lines.recv_timeout(left()) {
+                Ok(_) => {}
+                Err(RecvTimeoutError::Disconnected) => break true,
+                Err(RecvTimeoutError::Timeout) => break false,
+            }
+        };
+        let stderr_ended = matches!(
+            self.stderr_done.recv_timeout(left()),
+            Err(RecvTimeoutError::Disconnected)
+        );
+        let readers = std::mem::take(&mut self.readers);
+        for (reader, ended) in readers.into_iter().zip([stdout_ended, stderr_ended]) {
+            if ended {
+                let _ = reader.join();
+            } else {
+                log::debug!(
+                    "{}: an output of the killed engine is still open",
+                    self.label
+                );
+            }
         }
     }
 
@@ -492,7 +531,36 @@ fn read_lines(stdout: impl Read, tx: SyncSender<Line>) {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::mpsc::TryRecvError;
+
     use super::*;
+
+    /// The threads reading a killed engine's output end with it. They used to outlive `kill`: the reader of stdout
+    /// waited on its full queue of lines until the `EngineProcess` was dropped, and the others until the scheduler
+    /// ran them again, so the 24-game match soak (tests/soak.rs) counted a thread left over after the match.
+    #[test]
+    fn a_killed_engine_leaves_no_reader_thread_behind() {
+        let mut engine = EngineProcess::spawn("echo starting >&2; exec yes '= flood'").unwrap();
+        // The first line, then time for the engine to fill the queue behind it.
+        assert!(matches!(
+            engine.lines.recv_timeout(Duration::from_secs(10)),
+            Ok(Line::Text(_))
+        ));
+        thread::sleep(Duration::from_millis(100));
+        engine.kill();
+        assert!(
+            matches!(engine.lines.try_recv(), Err(TryRecvError::Disconnected)),
+            "the reader of stdout has ended"
+        );
+        assert!(
+            matches!(
+                engine.stderr_done.try_recv(),
+                Err(TryRecvError::Disconnected)
+            ),
+            "the reader of stderr has ended"
+        );
+        assert_eq!(engine.stderr_tail(), "starting");
+    }
 
     #[test]
     fn a_tail_keeps_the_last_lines_bounded() {
