@@ -32,6 +32,17 @@ fn status_kb(pid: u32, field: &str) -> Option<u64> {
         .and_then(|v| v.split_whitespace().next()?.parse().ok())
 }
 
+/// The names of this process's threads, for the message when one is left over.
+fn thread_names() -> Vec<String> {
+    std::fs::read_dir("/proc/self/task")
+        .map(|d| {
+            d.filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("comm")).ok())
+                .map(|n| n.trim_end().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 fn count_dir(path: &str) -> usize {
     std::fs::read_dir(path).map_or(0, |d| d.count())
 }
@@ -515,6 +526,7 @@ fn match_soak() {
     let report = matches::run(&config, &AtomicBool::new(false)).unwrap();
     let elapsed = started.elapsed().as_secs_f64();
     let (fds_after, threads_after) = (fds(), threads());
+    let names_after = thread_names();
     let rss_after = status_kb(me, "VmRSS").unwrap_or(0);
     // Engines are killed with their process group; give the kernel a moment to reap them.
     std::thread::sleep(Duration::from_millis(500));
@@ -556,6 +568,9 @@ fn match_soak() {
     assert_eq!(report.results.len() as u64, games);
     assert!(forfeits.is_empty(), "{forfeits:?}");
     assert_eq!(fds_after, fds_before, "file descriptors left over");
-    assert_eq!(threads_after, threads_before, "threads left over");
+    assert_eq!(
+        threads_after, threads_before,
+        "threads left over: {names_after:?}"
+    );
     assert!(left.is_empty(), "processes left over: {left:?}");
 }
