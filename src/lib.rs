@@ -19,6 +19,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod abstract_play;
 pub mod bench;
 #[doc(hidden)]
 pub mod fuzzing;

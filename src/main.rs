@@ -8,6 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand};
+use oust::abstract_play;
 use oust::bench::{self, Work};
 use oust::gtp::{self, Engine, Options, Reports};
 use oust::matches::{
@@ -90,6 +91,31 @@ enum Command {
     },
     /// Play a refereed match between two GTP engines and print its results table and summary
     Match(Box<MatchArgs>),
+    /// Turn an Abstract Play game into an SGF record, every turn replayed through the rules: its JSON game
+    /// record, or a turn list, one turn a line (`d4,e5` or `pass`). Nothing is written when a turn is refused
+    ApImport {
+        /// The game: JSON when it starts with '{', otherwise a turn list
+        file: PathBuf,
+        /// Board of a turn list: hex-6, hex-7, hex-8 or square-11 (any hex-S or square-N the engine plays) [default:
+        /// hex-7, as on Abstract Play]; a JSON record names its own
+        #[arg(long, value_name = "VARIANT")]
+        variant: Option<String>,
+        /// Write the SGF record to FILE (replacing it) instead of stdout
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Turn an SGF record's main line into an Abstract Play turn list, one turn a line, each turn's placements
+    /// joined by commas; the board's variant goes to stderr
+    ApExport {
+        /// The SGF record
+        file: PathBuf,
+        /// Read a record that gives only SZ[2S-1] as this hexhex board (as sgf-check --size)
+        #[arg(long, value_name = "hexS", value_parser = parse_size)]
+        size: Option<Shape>,
+        /// Write the turn list to FILE (replacing it) instead of stdout
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
 }
 
 fn parse_reports(s: &str) -> Result<Reports, String> {
@@ -120,9 +146,18 @@ struct MatchArgs {
     /// Openings of K random legal placements from --seed; each is played twice with colours swapped
     #[arg(long, value_name = "K")]
     random_openings: Option<usize>,
-    /// Number of the first opening to use (to split a match into shards)
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// Number of the first opening to use
+    #[arg(long, value_name = "N", default_value_t = 0, conflicts_with = "shard")]
     opening_offset: usize,
+    /// Play only shard K of N of the match: a block of its --games (whole opening pairs), with the game numbers,
+    /// colours and openings they have in the whole match. Merge the shards' results files with --merge
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<(u64, u64)>,
+    /// Start each engine anew for every game, so that with deterministic engines (fixed seeds and playouts, one
+    /// thread) a game depends only on the commands, its opening and its colours: shards then play exactly the
+    /// games of one long match
+    #[arg(long)]
+    fresh_engines: bool,
     /// Longest time for one move, in seconds; sent as 'time_settings 0 S 1' when no --time-settings
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
     time_per_move: Option<f64>,
@@ -185,6 +220,27 @@ fn usage_error(subcommand: Option<&str>, message: &str) -> ExitCode {
     ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
 }
 
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("'{s}' is not K/N with 1 <= K <= N, for example 2/4");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// The first game and the number of games of shard `k` of `n` of a match of `games` games: contiguous blocks of
+/// whole pairs of games (an opening's two games stay together), as equal as that allows.
+fn shard_games(games: u64, k: u64, n: u64) -> (u64, u64) {
+    let block = 2 * games.div_ceil(2).div_ceil(n);
+    let first = ((k - 1) * block).min(games);
+    (first, block.min(games - first))
+}
+
 fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
@@ -241,6 +297,14 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::SgfCheck { size, files }) => sgf_check(&files, size),
+        Some(Command::ApImport {
+            file,
+            variant,
+            output,
+        }) => finish(ap_import(&file, variant.as_deref()), output.as_deref()),
+        Some(Command::ApExport { file, size, output }) => {
+            finish(ap_export(&file, size), output.as_deref())
+        }
         Some(Command::Match(args)) => match args.merge.as_deref() {
             Some(files) => merge(files, args.sprt.as_ref()),
             None => play_match(&args),
@@ -282,6 +346,81 @@ fn check_file(file: &Path, board: Option<Shape>) -> Result<String, String> {
         record.board,
         record.moves.len()
     ))
+}
+
+/// Writes a converted record to `output` (through a temporary file, so that a failed write leaves the old file
+/// whole) or to stdout; an error goes to stderr with exit status 1 and nothing is written.
+fn finish(converted: Result<String, String>, output: Option<&Path>) -> ExitCode {
+    let text = match converted {
+        Ok(text) => text,
+        Err(why) => {
+            eprintln!("oust: {why}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let written = match output {
+        None => io::stdout()
+            .lock()
+            .write_all(text.as_bytes())
+            .and_then(|()| io::stdout().flush()),
+        Some(path) => {
+            let mut tmp = path.as_os_str().to_owned();
+            tmp.push(".part");
+            let tmp = PathBuf::from(tmp);
+            std::fs::write(&tmp, &text)
+                .and_then(|()| std::fs::rename(&tmp, path))
+                .inspect_err(|_| {
+                    let _ = std::fs::remove_file(&tmp);
+                })
+        }
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let to = output.map_or("stdout".to_string(), |p| p.display().to_string());
+            eprintln!("oust: cannot write {to}: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `oust ap-import`: an Abstract Play game as SGF text.
+fn ap_import(file: &Path, variant: Option<&str>) -> Result<String, String> {
+    let text = sgf::read_file(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let given = variant.map(abstract_play::parse_variant).transpose()?;
+    let record = abstract_play::parse(&text, given.unwrap_or(abstract_play::DEFAULT_BOARD))
+        .map_err(|e| format!("{}: {e}", file.display()))?;
+    if let (Some(given), Some(own)) = (given, record.board)
+        && abstract_play::is_json(&text)
+        && given != own
+    {
+        return Err(format!(
+            "{}: the record is a game on {}, not on --variant {}",
+            file.display(),
+            abstract_play::variant_name(own)?,
+            variant.unwrap_or_default()
+        ));
+    }
+    let game = abstract_play::replay(&record).map_err(|e| format!("{}: {e}", file.display()))?;
+    Ok(sgf::write(&game, &abstract_play::sgf_info(&record, &game)))
+}
+
+/// `oust ap-export`: an SGF record's main line as an Abstract Play turn list.
+fn ap_export(file: &Path, board: Option<Shape>) -> Result<String, String> {
+    let text = sgf::read_file(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let (_, game) = sgf::check_for(&text, board).map_err(|e| format!("{}: {e}", file.display()))?;
+    let turns = abstract_play::turns(&game).map_err(|e| format!("{}: {e}", file.display()))?;
+    eprintln!(
+        "{}: {} turns on Abstract Play's {}",
+        file.display(),
+        turns.len(),
+        abstract_play::variant_name(game.start().geometry().shape())?
+    );
+    let mut out = turns.join("\n");
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    Ok(out)
 }
 
 fn serve(cli: &Cli) -> ExitCode {
@@ -412,13 +551,31 @@ fn play_match(args: &MatchArgs) -> ExitCode {
         (None, Some(k)) => OpeningSource::Random(k),
         (None, None) => OpeningSource::None,
     };
+    let (first_game, games) = match args.shard {
+        None => (0, args.games),
+        Some((k, n)) => {
+            let (first, count) = shard_games(args.games, k, n);
+            if count == 0 {
+                return usage_error(
+                    Some("match"),
+                    &format!(
+                        "--shard {k}/{n} has no games: {} games split into blocks of opening pairs leave none for it",
+                        args.games
+                    ),
+                );
+            }
+            (first, count)
+        }
+    };
     let config = MatchConfig {
         commands: [black.clone(), white.clone()],
-        games: args.games,
+        games,
         board: args.size,
         alternate: args.alternate,
         openings,
         opening_offset: args.opening_offset,
+        first_game,
+        fresh_engines: args.fresh_engines,
         time: TimeControl::new(args.time_per_move, settings, args.grace, args.timeout),
         max_moves: args.max_moves,
         concurrency: args.concurrency as usize,
@@ -485,4 +642,27 @@ fn clock_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(1, |d| d.as_nanos() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_are_blocks_of_whole_game_pairs() {
+        let blocks = |games, n| {
+            (1..=n)
+                .map(|k| shard_games(games, k, n))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(blocks(200, 4), [(0, 50), (50, 50), (100, 50), (150, 50)]);
+        assert_eq!(blocks(10, 2), [(0, 6), (6, 4)]);
+        assert_eq!(blocks(7, 2), [(0, 4), (4, 3)]);
+        // More shards than pairs: the last ones are empty (refused on the command line).
+        assert_eq!(blocks(3, 4), [(0, 2), (2, 1), (3, 0), (3, 0)]);
+        assert_eq!(parse_shard("2/4"), Ok((2, 4)));
+        assert!(parse_shard("0/4").is_err());
+        assert!(parse_shard("5/4").is_err());
+        assert!(parse_shard("1").is_err());
+    }
 }

@@ -3,11 +3,14 @@
 //! The protocol's responses and arguments, the referee, match openings and SGF errors all name moves with
 //! [`move_name`] and read them with [`parse_move`]. The rows of stones of `oust-setup`, GoGui's board rows and the
 //! board picture of `showboard` are spelt here too. The [`Geometry`] says which points a board has, where they
-//! lie and what they are called; this module only spells: `X` black, `O` white, `.` empty.
+//! lie and what they are called; this module only spells: `X` black, `O` white, `.` empty. Abstract Play's cell
+//! names ([`cell_name`], [`parse_cell`]) are here too.
 
 use std::fmt;
 
-use crate::rules::{Color, Geometry, IllegalMove, LayoutItem, Move, Position, VertexError};
+use crate::rules::{
+    Color, Geometry, IllegalMove, LayoutItem, Move, Point, Position, Shape, VertexError,
+};
 
 /// Why a move's text was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,6 +20,32 @@ pub enum MoveTextError {
     /// A vertex of a point the board does not have.
     OffBoard(IllegalMove),
 }
+
+/// Why [`Notation::read_move`] refused a move's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadMoveError {
+    /// In GTP's notation: [`parse_move`]'s refusal.
+    Gtp(MoveTextError),
+    /// In Abstract Play's notation: the text is neither a cell nor `pass`.
+    NotACell(String),
+    /// In Abstract Play's notation: a cell the board does not have.
+    Cell(CellError),
+}
+
+impl fmt::Display for ReadMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadMoveError::Gtp(e) => write!(f, "{e}"),
+            ReadMoveError::NotACell(text) => write!(
+                f,
+                "expected a cell such as d4 (Abstract Play's notation), or pass, got '{text}'"
+            ),
+            ReadMoveError::Cell(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ReadMoveError {}
 
 impl fmt::Display for MoveTextError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -51,6 +80,178 @@ pub fn parse_move(geo: &Geometry, text: &str) -> Result<Move, MoveTextError> {
         Ok(p) => Ok(Move::Place(p)),
         Err(VertexError::Syntax(t)) => Err(MoveTextError::NotAMove(t)),
         Err(VertexError::OffBoard(off)) => Err(MoveTextError::OffBoard(IllegalMove::OffBoard(off))),
+    }
+}
+
+/// The names moves are written and read in by `play`, `genmove` and `list_legal`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Notation {
+    /// GTP vertices, such as `D4` (GoGui's names on a hexhex board's rhombus).
+    #[default]
+    Gtp,
+    /// Abstract Play's cell names, such as `d4` ([`cell_name`]).
+    AbstractPlay,
+}
+
+impl Notation {
+    /// `gtp` or `ap`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Notation::Gtp => "gtp",
+            Notation::AbstractPlay => "ap",
+        }
+    }
+
+    /// Reads `gtp` or `ap` (any case).
+    pub fn parse(text: &str) -> Option<Notation> {
+        match text.to_ascii_lowercase().as_str() {
+            "gtp" => Some(Notation::Gtp),
+            "ap" => Some(Notation::AbstractPlay),
+            _ => None,
+        }
+    }
+
+    /// The name of a move: [`move_name`] or [`cell_name`] (lower case), or `pass`.
+    pub fn move_text(self, geo: &Geometry, mv: Move) -> String {
+        match (self, mv) {
+            (Notation::AbstractPlay, Move::Place(p)) => cell_name(geo, p),
+            _ => move_name(geo, mv),
+        }
+    }
+
+    /// Reads a move in this notation: a vertex or cell, or `pass`.
+    ///
+    /// # Errors
+    /// [`ReadMoveError`]: [`parse_move`]'s refusal, or in Abstract Play's notation text that is not a cell, or a
+    /// cell the board lacks.
+    pub fn read_move(self, geo: &Geometry, text: &str) -> Result<Move, ReadMoveError> {
+        match self {
+            Notation::Gtp => parse_move(geo, text).map_err(ReadMoveError::Gtp),
+            Notation::AbstractPlay if text.eq_ignore_ascii_case("pass") => Ok(Move::Pass),
+            Notation::AbstractPlay => match parse_cell(geo, text) {
+                Ok(p) => Ok(Move::Place(p)),
+                Err(CellError::Syntax(t)) => Err(ReadMoveError::NotACell(t)),
+                Err(e) => Err(ReadMoveError::Cell(e)),
+            },
+        }
+    }
+
+    /// A refusal of the rules, whose vertices are GTP names, with this notation's names.
+    pub fn illegal(self, geo: &Geometry, e: IllegalMove) -> IllegalMove {
+        match self {
+            Notation::Gtp => e,
+            Notation::AbstractPlay => e.renamed(|vertex| {
+                geo.parse_vertex(vertex)
+                    .map_or_else(|_| vertex.to_string(), |p| cell_name(geo, p))
+            }),
+        }
+    }
+}
+
+/// Why an Abstract Play cell name was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CellError {
+    /// The text is not a cell name: a lower-case letter and a number, such as `d4`.
+    Syntax(String),
+    /// A well-formed cell name of a cell the board does not have.
+    OffBoard {
+        /// The cell as given, lower case.
+        cell: String,
+        /// The cells the board has, in words.
+        has: String,
+    },
+}
+
+impl fmt::Display for CellError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CellError::Syntax(text) => {
+                write!(
+                    f,
+                    "'{text}' is not a cell such as d4 (Abstract Play's notation)"
+                )
+            }
+            CellError::OffBoard { cell, has } => write!(f, "{cell} is off the board: {has}"),
+        }
+    }
+}
+
+impl std::error::Error for CellError {}
+
+/// The first column of row `y` of a hexhex board of side `side` on its rhombus (rows from the bottom, from 0),
+/// and the number of cells in that row.
+fn hex_row(side: usize, y: usize) -> (usize, usize) {
+    let n = 2 * side - 1;
+    let first = y.saturating_sub(side - 1);
+    let len = n - y.abs_diff(side - 1);
+    (first, len)
+}
+
+/// Abstract Play's name of `p`, lower case (BOARDS.md, "Abstract Play's notation").
+///
+/// On a hexhex board the rows are lettered from `a` at the bottom and the cells of a row numbered from 1 at its
+/// left end, so that `a1` is GoGui's `A1`. On a square (or rectangular) board the column letters run from `a`
+/// *including* `i`, and the row numbers from 1 at the bottom: Abstract Play's `j5` is GTP's `K5`.
+pub fn cell_name(geo: &Geometry, p: Point) -> String {
+    let (x, y) = geo.coords(p);
+    let letter = |i: usize| char::from(b'a' + i as u8);
+    match geo.shape() {
+        Shape::Hex { side } => format!("{}{}", letter(y), x - hex_row(side, y).0 + 1),
+        Shape::Rect { .. } => format!("{}{}", letter(x), y + 1),
+    }
+}
+
+/// Reads an Abstract Play cell name such as `d4` (any case; see [`cell_name`]).
+///
+/// # Errors
+/// [`CellError::Syntax`] for text that is not a letter and a number; [`CellError::OffBoard`] for a cell the board
+/// lacks, saying which cells it has.
+pub fn parse_cell(geo: &Geometry, text: &str) -> Result<Point, CellError> {
+    let syntax = || CellError::Syntax(text.to_string());
+    let lower = text.to_ascii_lowercase();
+    let mut chars = lower.chars();
+    let letter = chars
+        .next()
+        .filter(char::is_ascii_lowercase)
+        .ok_or_else(syntax)?;
+    let digits = chars.as_str();
+    if digits.is_empty() || digits.len() > 3 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(syntax());
+    }
+    let number: usize = digits.parse().map_err(|_| syntax())?;
+    if number == 0 {
+        return Err(syntax());
+    }
+    let index = usize::from(letter as u8 - b'a');
+    let last = |i: usize| char::from(b'a' + i.saturating_sub(1) as u8);
+    let off = |has: String| CellError::OffBoard {
+        cell: lower.clone(),
+        has,
+    };
+    match geo.shape() {
+        Shape::Hex { side } => {
+            let rows = 2 * side - 1;
+            if index >= rows {
+                return Err(off(format!(
+                    "the hexagon of side {side} has rows a to {}",
+                    last(rows)
+                )));
+            }
+            let (first, len) = hex_row(side, index);
+            if number > len {
+                return Err(off(format!(
+                    "row {letter} has cells {letter}1 to {letter}{len}"
+                )));
+            }
+            geo.point_at(first + number - 1, index)
+                .ok_or_else(|| off(format!("row {letter} has cells {letter}1 to {letter}{len}")))
+        }
+        Shape::Rect { width, height } => geo.point_at(index, number - 1).ok_or_else(|| {
+            off(format!(
+                "the {width}x{height} board has columns a to {} and rows 1 to {height}",
+                last(width)
+            ))
+        }),
     }
 }
 

@@ -72,25 +72,33 @@ fn check_position(pos: &Position, reference: &Reference) {
     }
 }
 
+/// Plays `games` random games on `geo`, checking every position against the reference; returns the positions.
+fn check_random_games(geo: &Arc<Geometry>, games: usize, rng: &mut Rng) -> usize {
+    let mut positions = 0;
+    for _ in 0..games {
+        let mut pos = Position::new(geo.clone());
+        loop {
+            let reference = Reference::from_position(&pos);
+            check_position(&pos, &reference);
+            positions += 1;
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play(moves[rng.below(moves.len())]).unwrap();
+        }
+    }
+    positions
+}
+
 #[test]
 fn random_games_agree_with_the_reference() {
     let mut rng = Rng::new(2024);
     let mut positions = 0;
     for &(w, h) in SIZES {
         let games = if w * h > 50 { 6 } else { 40 };
-        for _ in 0..games {
-            let mut pos = Position::new(Arc::new(Geometry::rect(w, h).unwrap()));
-            loop {
-                let reference = Reference::from_position(&pos);
-                check_position(&pos, &reference);
-                positions += 1;
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                pos.play(moves[rng.below(moves.len())]).unwrap();
-            }
-        }
+        let geo = Arc::new(Geometry::rect(w, h).unwrap());
+        positions += check_random_games(&geo, games, &mut rng);
     }
     assert!(positions > 3000, "only {positions} positions checked");
 }
@@ -105,19 +113,8 @@ fn random_hexhex_games_agree_with_the_reference() {
             5..=6 => 4,
             _ => 1,
         };
-        for _ in 0..games {
-            let mut pos = Position::new(Arc::new(Geometry::hex(side).unwrap()));
-            loop {
-                let reference = Reference::from_position(&pos);
-                check_position(&pos, &reference);
-                positions += 1;
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                pos.play(moves[rng.below(moves.len())]).unwrap();
-            }
-        }
+        let geo = Arc::new(Geometry::hex(side).unwrap());
+        positions += check_random_games(&geo, games, &mut rng);
     }
     assert!(positions > 2000, "only {positions} positions checked");
 }

@@ -3,7 +3,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::Duration;
@@ -72,20 +72,31 @@ fn counts(results: &[GameResult], side: Side) -> (u64, u64, u64) {
     (wins, losses, draws)
 }
 
+/// Runs `oust match` between `commands` with `args`, writing SGF records to `dir/sgf` and the results file to
+/// `results`.
+fn run_match(commands: &[String; 2], args: &[&str], dir: &Path, results: &Path) -> Output {
+    Command::new(OUST)
+        .args(["match", "--black", &commands[0], "--white", &commands[1]])
+        .args(args)
+        .arg("--sgf-dir")
+        .arg(dir.join("sgf"))
+        .arg("--results")
+        .arg(results)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn two_oust_engines_play_twenty_games_and_everything_agrees() {
     let dir = scratch("twenty");
     let commands = [oust(1), oust(2)];
     let results_path = dir.join("results.tsv");
-    let out = Command::new(OUST)
-        .args(["match", "--black", &commands[0], "--white", &commands[1]])
-        .args(["--games", "20", "--size", "7", "--alternate", "--seed", "5"])
-        .arg("--sgf-dir")
-        .arg(dir.join("sgf"))
-        .arg("--results")
-        .arg(&results_path)
-        .output()
-        .unwrap();
+    let out = run_match(
+        &commands,
+        &["--games", "20", "--size", "7", "--alternate", "--seed", "5"],
+        &dir,
+        &results_path,
+    );
     let stdout = String::from_utf8(out.stdout).unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(out.status.success(), "{stdout}\n{stderr}");
@@ -650,16 +661,23 @@ fn hexhex_matches_with_random_openings_record_their_board() {
     let dir = scratch("hex");
     let commands = [oust(3), oust(4)];
     let results_path = dir.join("results.tsv");
-    let out = Command::new(OUST)
-        .args(["match", "--black", &commands[0], "--white", &commands[1]])
-        .args(["--games", "6", "--size", "hex4", "--random-openings", "2"])
-        .args(["--seed", "8", "--concurrency", "2"])
-        .arg("--sgf-dir")
-        .arg(dir.join("sgf"))
-        .arg("--results")
-        .arg(&results_path)
-        .output()
-        .unwrap();
+    let out = run_match(
+        &commands,
+        &[
+            "--games",
+            "6",
+            "--size",
+            "hex4",
+            "--random-openings",
+            "2",
+            "--seed",
+            "8",
+            "--concurrency",
+            "2",
+        ],
+        &dir,
+        &results_path,
+    );
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(
         out.status.success(),
@@ -716,4 +734,116 @@ fn an_engine_without_oust_board_gets_gogui_boardsize_for_a_hexhex_board() {
             "{r:?}"
         );
     }
+}
+
+/// The moves of every game in `dir`'s SGF records, by game number.
+fn recorded_games(dir: &Path) -> Vec<(String, String)> {
+    let mut games: Vec<(String, String)> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|path| {
+            let text = fs::read_to_string(&path).unwrap();
+            let moves = sgf::parse(&text).unwrap().moves;
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            (name, format!("{moves:?}"))
+        })
+        .collect();
+    games.sort();
+    games
+}
+
+#[test]
+fn shards_run_by_gnu_parallel_play_the_games_of_one_long_match() {
+    if Command::new("parallel").arg("--version").output().is_err() {
+        eprintln!(
+            "skipped: GNU parallel is not installed (apt-get install parallel; .ci/run installs it)"
+        );
+        return;
+    }
+    let dir = scratch("shards");
+    // Deterministic engines (fixed seeds, playouts, one thread), started anew for every game.
+    let commands = [oust(11), oust(12)];
+    let common = [
+        "--games",
+        "10",
+        "--size",
+        "5",
+        "--random-openings",
+        "2",
+        "--seed",
+        "3",
+        "--fresh-engines",
+    ];
+    let whole = dir.join("whole");
+    let out = run_match(&commands, &common, &whole, &dir.join("whole.tsv"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // The same match in 2 shards, run side by side by GNU parallel, each with its own outputs.
+    let script = dir.join("shard.sh");
+    let mut line = format!(
+        "exec '{OUST}' match --black '{}' --white '{}' {} --shard \"$1\"/2",
+        commands[0],
+        commands[1],
+        common.join(" ")
+    );
+    line.push_str(&format!(
+        " --results \"{}/shard-$1.tsv\" --sgf-dir \"{}/shard-$1/sgf\"",
+        dir.display(),
+        dir.display()
+    ));
+    fs::write(&script, line).unwrap();
+    let out = Command::new("parallel")
+        .args(["-j", "2", "sh"])
+        .arg(&script)
+        .args([":::", "1", "2"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // Merged, the shards' results are the whole match's, game for game (times apart), and so are the games.
+    let results = |path: PathBuf| {
+        ResultsFile::parse(&fs::read_to_string(path).unwrap())
+            .unwrap()
+            .games
+    };
+    let key = |r: &GameResult| (r.number, r.black, r.outcome, r.reason, r.moves, r.opening);
+    let mut whole_results: Vec<_> = results(dir.join("whole.tsv")).iter().map(key).collect();
+    let mut shard_results: Vec<_> = [1, 2]
+        .iter()
+        .flat_map(|k| results(dir.join(format!("shard-{k}.tsv"))))
+        .map(|r| key(&r))
+        .collect();
+    whole_results.sort_by_key(|k| k.0);
+    shard_results.sort_by_key(|k| k.0);
+    assert_eq!(whole_results.len(), 10);
+    assert_eq!(shard_results, whole_results);
+    let mut shard_games = recorded_games(&dir.join("shard-1/sgf"));
+    shard_games.extend(recorded_games(&dir.join("shard-2/sgf")));
+    shard_games.sort();
+    assert_eq!(shard_games, recorded_games(&whole.join("sgf")));
+    // Shard 1 played games 1 to 6 (three opening pairs), shard 2 games 7 to 10.
+    assert_eq!(
+        recorded_games(&dir.join("shard-2/sgf"))[0].0,
+        "game-0007.sgf"
+    );
+    let merged = Command::new(OUST)
+        .args(["match", "--merge"])
+        .arg(dir.join("shard-1.tsv"))
+        .arg(dir.join("shard-2.tsv"))
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&merged.stdout).contains("games: 10"));
+    assert!(
+        merged.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
 }

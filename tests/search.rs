@@ -33,6 +33,15 @@ fn search(game: &Game, player: PlayerKind, playouts: u64, seed: u64) -> SearchRe
     Searcher::default().search(game, &setup(player), &request, &mut |_| Control::Continue)
 }
 
+/// The moves of `pos` that keep its exact outcome `exact`.
+fn optimal_moves(pos: &Position, exact: Outcome, memo: &mut HashMap<u64, Outcome>) -> Vec<Move> {
+    exact_children(pos, memo)
+        .into_iter()
+        .filter(|&(_, o)| o == exact)
+        .map(|(m, _)| m)
+        .collect()
+}
+
 /// The exact outcome after each legal move of `pos`.
 fn exact_children(pos: &Position, memo: &mut HashMap<u64, Outcome>) -> Vec<(Move, Outcome)> {
     pos.legal_moves()
@@ -56,16 +65,30 @@ fn solver_proves_the_small_boards_black_wins() {
         let result = search(&game, PlayerKind::Mcts, 400_000, 1);
         assert_eq!(result.info.proof, Some(exact), "{w}x{h}: root not proven");
         let best = result.best.unwrap();
-        let winners: Vec<Move> = exact_children(game.position(), &mut memo)
-            .into_iter()
-            .filter(|&(_, o)| o == exact)
-            .map(|(m, _)| m)
-            .collect();
+        let winners = optimal_moves(game.position(), exact, &mut memo);
         assert!(
             winners.contains(&best),
             "{w}x{h}: {best:?} is not one of the winning moves {winners:?}"
         );
         assert!(result.playouts < 400_000, "a proof stops the search early");
+    }
+}
+
+#[test]
+fn solver_proves_small_hexhex_boards() {
+    // Exhaustive search: Black wins hexhex sides 2 and 3 (7 and 19 cells) with perfect play; the MCTS-solver
+    // proves it from the empty board (side 3 after a few thousand playouts) and opens with a winning move.
+    for side in [2, 3] {
+        let game = Game::new(Arc::new(Geometry::hex(side).unwrap()));
+        let mut memo = HashMap::new();
+        let exact = common::solve(game.position(), &mut memo);
+        assert_eq!(exact, Outcome::Win(Color::Black), "hex{side}");
+        let result = search(&game, PlayerKind::Mcts, 400_000, 1);
+        assert_eq!(result.info.proof, Some(exact), "hex{side}: root not proven");
+        assert!(result.playouts < 100_000, "hex{side}: {}", result.playouts);
+        let best = result.best.unwrap();
+        let winners = optimal_moves(game.position(), exact, &mut memo);
+        assert!(winners.contains(&best), "hex{side}: {best:?} does not win");
     }
 }
 

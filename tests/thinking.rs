@@ -131,6 +131,7 @@ fn every_parameter_reads_back_what_was_set() {
     for name in names {
         let value = match name {
             "player" => "uct-plain",
+            "notation" => "ap",
             "resign_threshold" | "fpu_reduction" => "0.5",
             _ => "3",
         };

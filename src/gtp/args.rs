@@ -1,6 +1,6 @@
 //! Command arguments as values: each converter reads one argument token and says exactly what was wrong with it.
 
-use crate::notation::{self, MoveTextError};
+use crate::notation::{MoveTextError, Notation, ReadMoveError};
 use crate::rules::{Color, Geometry, Move};
 
 use super::error::{GtpError, syntax};
@@ -15,12 +15,17 @@ pub fn color(token: &str) -> Result<Color, GtpError> {
     })
 }
 
-/// A move on the board of `geo`: a vertex or `pass`. A well-formed vertex off the board is an illegal move.
-pub fn mv(geo: &Geometry, token: &str) -> Result<Move, GtpError> {
-    notation::parse_move(geo, token).map_err(|e| match e {
-        MoveTextError::NotAMove(_) => syntax(e.to_string()),
-        MoveTextError::OffBoard(illegal) => GtpError::Illegal(illegal),
-    })
+/// A move on the board of `geo` in `notation`: a vertex such as `D4` (GTP's) or a cell such as `d4` (Abstract
+/// Play's), or `pass`. A well-formed vertex or cell off the board is an illegal move.
+pub fn mv(geo: &Geometry, notation: Notation, token: &str) -> Result<Move, GtpError> {
+    match notation.read_move(geo, token) {
+        Ok(m) => Ok(m),
+        Err(ReadMoveError::Gtp(MoveTextError::OffBoard(illegal))) => {
+            Err(GtpError::Illegal(illegal))
+        }
+        Err(ReadMoveError::Cell(e)) => Err(GtpError::Failed(format!("illegal move: {e}"))),
+        Err(e) => Err(syntax(e.to_string())),
+    }
 }
 
 /// A whole number used as a size (`what` names it in the error).

@@ -184,6 +184,13 @@ pub static COMMANDS: &[CommandSpec] = &[
         records::loadsgf
     ),
     command!(
+        "loadap",
+        "FILE [VARIANT]",
+        1..=2,
+        "load an Abstract Play game: its JSON game record or a turn list",
+        records::loadap
+    ),
+    command!(
         "gogui-rules_game_id",
         "",
         0..=0,

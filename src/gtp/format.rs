@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use crate::notation::{move_name as name_on, picture};
+use crate::notation::{Notation, move_name as name_on, picture};
 use crate::rules::{Color, Move, MoveReport, Position, Status};
 
 use super::error::GtpError;
@@ -62,13 +62,13 @@ pub fn move_name(pos: &Position, mv: Move) -> String {
     name_on(pos.geometry(), mv)
 }
 
-/// The legal moves of the side to move, separated by spaces: placements in point order, `pass` when a pass is
-/// forced, nothing once the game is over.
-pub fn legal_list(pos: &Position) -> String {
+/// The legal moves of the side to move in `notation`, separated by spaces: placements in point order, `pass` when
+/// a pass is forced, nothing once the game is over.
+pub fn legal_list(pos: &Position, notation: Notation) -> String {
     let names: Vec<String> = pos
         .legal_moves()
         .into_iter()
-        .map(|m| move_name(pos, m))
+        .map(|m| notation.move_text(pos.geometry(), m))
         .collect();
     names.join(" ")
 }

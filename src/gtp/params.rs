@@ -1,6 +1,7 @@
 //! Engine parameters: one table, read and written by `oust-list-params`, `oust-get-param`, `oust-set-param` and
 //! by the command line's `--set NAME=VALUE` (the named flags are shorthands for some of them).
 
+use crate::notation::Notation;
 use crate::search::PlayerKind;
 
 use super::state::Engine;
@@ -78,6 +79,15 @@ pub static PARAMS: &[ParamSpec] = &[
         |e, v| {
             let seed = number(v, 0, u64::MAX)?;
             e.reseed(seed)
+        }
+    ),
+    param!(
+        "notation",
+        "names of moves in play, genmove and list_legal: gtp (D4) or ap (Abstract Play's d4)",
+        |e| e.settings.notation.name(),
+        |e, v| {
+            e.settings.notation =
+                Notation::parse(v).ok_or_else(|| format!("expected gtp or ap, got '{v}'"))?
         }
     ),
     param!(

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::notation::Notation;
 use crate::rng::Rng;
 use crate::rules::{Color, Game, Geometry, Shape};
 use crate::search::time::{Clock, TimeSystem, moves_left};
@@ -90,6 +91,8 @@ pub struct Settings {
     pub tree_mb: usize,
     /// Tree search constants.
     pub config: Config,
+    /// The names `play`, `genmove` and `list_legal` use for moves.
+    pub notation: Notation,
 }
 
 impl Default for Settings {
@@ -102,6 +105,7 @@ impl Default for Settings {
             resign_threshold: 0.0,
             tree_mb: 256,
             config: Config::default(),
+            notation: Notation::Gtp,
         }
     }
 }

@@ -76,6 +76,13 @@ pub struct MatchConfig {
     pub openings: OpeningSource,
     /// The number of the first opening used (for shards of one match).
     pub opening_offset: usize,
+    /// The match's number of the first game played (0 for the first): a shard of a longer match starts further
+    /// on. Game numbers, colours and openings continue as in the whole match (it must be even when openings are
+    /// used, so that an opening's two games stay together).
+    pub first_game: u64,
+    /// Start each engine anew for every game, so that with deterministic engines a game depends only on the
+    /// engines' commands, its opening and its colours, not on the games an engine process played before.
+    pub fresh_engines: bool,
     /// Clock, limits and waits.
     pub time: TimeControl,
     /// Moves after which a game is adjudicated a draw.
@@ -109,6 +116,8 @@ impl MatchConfig {
             alternate: false,
             openings: OpeningSource::None,
             opening_offset: 0,
+            first_game: 0,
+            fresh_engines: false,
             time: TimeControl::new(None, None, 0.2, 30.0),
             max_moves: None,
             concurrency: 1,
@@ -139,6 +148,16 @@ impl MatchConfig {
         }
         if self.opening_offset > 0 {
             parts.push(format!("opening-offset {}", self.opening_offset));
+        }
+        if self.first_game > 0 {
+            parts.push(format!(
+                "games {} to {}",
+                self.first_game + 1,
+                self.first_game + self.games
+            ));
+        }
+        if self.fresh_engines {
+            parts.push("fresh-engines".into());
         }
         if let Some(c) = self.time.clock {
             parts.push(c.command());
@@ -225,7 +244,8 @@ impl Shared<'_> {
         if self.openings.is_empty() {
             return None;
         }
-        let (number, moves) = &self.openings[(index / 2) as usize % self.openings.len()];
+        let local = index - self.config.first_game;
+        let (number, moves) = &self.openings[(local / 2) as usize % self.openings.len()];
         Some((*number, moves.as_slice()))
     }
 }
@@ -422,6 +442,12 @@ fn clear_old_outputs(config: &MatchConfig) -> Result<(), String> {
     Ok(())
 }
 
+/// The number of the first opening a run uses: `--opening-offset`, plus the openings of the games before a shard's
+/// first.
+fn first_opening(config: &MatchConfig) -> usize {
+    config.opening_offset + (config.first_game / 2) as usize
+}
+
 fn load_openings(
     config: &MatchConfig,
     geometry: &Arc<Geometry>,
@@ -435,12 +461,13 @@ fn load_openings(
                 parse_openings(&text, geometry).map_err(|e| format!("{}: {e}", path.display()))?;
             let n = all.len();
             let mut list: Vec<(usize, Vec<Move>)> = all.into_iter().enumerate().collect();
-            list.rotate_left(config.opening_offset % n);
+            list.rotate_left(first_opening(config) % n);
             Ok(list)
         }
         OpeningSource::Random(k) => {
             let count = config.games.div_ceil(2).max(1) as usize;
-            (config.opening_offset..config.opening_offset + count)
+            let first = first_opening(config);
+            (first..first + count)
                 .map(|i| random_opening(geometry, *k, config.seed, i).map(|o| (i, o)))
                 .collect()
         }
@@ -495,10 +522,12 @@ fn worker(shared: &Shared<'_>, slot: usize, tx: Sender<Message>) {
         if shared.interrupt.load(Ordering::SeqCst) || shared.drain.load(Ordering::SeqCst) {
             break;
         }
-        let index = shared.next.fetch_add(1, Ordering::SeqCst);
-        if index >= config.games {
+        let local = shared.next.fetch_add(1, Ordering::SeqCst);
+        if local >= config.games {
             break;
         }
+        // The game's index in the whole match (for a shard, further on).
+        let index = config.first_game + local;
         let spec = GameSpec {
             number: index + 1,
             geometry: shared.geometry.clone(),
@@ -514,6 +543,11 @@ fn worker(shared: &Shared<'_>, slot: usize, tx: Sender<Message>) {
         playing.game.store(spec.number, Ordering::Relaxed);
         let played = play_game(&mut seats, &spec, shared.interrupt);
         playing.game.store(0, Ordering::Relaxed);
+        if config.fresh_engines {
+            for seat in &mut seats {
+                seat.shut_down(true);
+            }
+        }
         if tx
             .send((index, spec.black, played, ack_tx.clone()))
             .is_err()

@@ -75,6 +75,47 @@ pub enum IllegalMove {
     },
 }
 
+impl IllegalMove {
+    /// The same refusal with every vertex name passed through `rename` (another notation's names).
+    pub fn renamed(self, rename: impl Fn(&str) -> String) -> IllegalMove {
+        match self {
+            IllegalMove::OffBoard(mut off) => {
+                off.vertex = rename(&off.vertex);
+                IllegalMove::OffBoard(off)
+            }
+            IllegalMove::Occupied { vertex, stone } => IllegalMove::Occupied {
+                vertex: rename(&vertex),
+                stone,
+            },
+            IllegalMove::NoEnemyContact {
+                vertex,
+                color,
+                group,
+            } => IllegalMove::NoEnemyContact {
+                vertex: rename(&vertex),
+                color,
+                group,
+            },
+            IllegalMove::NotSmaller {
+                vertex,
+                color,
+                group,
+                enemy,
+            } => IllegalMove::NotSmaller {
+                vertex: rename(&vertex),
+                color,
+                group,
+                enemy,
+            },
+            IllegalMove::PassNotAllowed { color, example } => IllegalMove::PassNotAllowed {
+                color,
+                example: rename(&example),
+            },
+            other @ (IllegalMove::NotYourTurn { .. } | IllegalMove::GameOver { .. }) => other,
+        }
+    }
+}
+
 impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -11,6 +11,7 @@ use crate::gtp::format::legal_list;
 use crate::gtp::reply::Reply;
 use crate::gtp::state::{Engine, Reports};
 use crate::notation;
+use crate::notation::Notation;
 use crate::rules::{Color, Outcome, Position, Status};
 
 /// One entry of `gogui-analyze_commands`: GoGui shows `label` in its analyze menu, sends `command` and displays
@@ -109,7 +110,7 @@ pub fn board_size(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
 /// `gogui-rules_legal_moves`: the legal placements, `pass` when a pass is forced, nothing once the game is over
 /// (which is how GoGui learns that it is).
 pub fn legal_moves(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
-    Ok(legal_list(ruler(e)).into())
+    Ok(legal_list(ruler(e), Notation::Gtp).into())
 }
 
 /// `gogui-rules_side_to_move`: `black` or `white`.

@@ -11,8 +11,13 @@ use crate::gtp::state::Engine;
 /// `play COLOR MOVE`: plays the move and answers what it did.
 pub fn play(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
     let color = args::color(args[0])?;
-    let mv = args::mv(e.game.position().geometry(), args[1])?;
-    let report = e.game.play(color, mv).map_err(GtpError::Illegal)?;
+    let notation = e.settings.notation;
+    let geo = e.game.position().geometry_arc().clone();
+    let mv = args::mv(&geo, notation, args[1])?;
+    let report = e
+        .game
+        .play(color, mv)
+        .map_err(|err| GtpError::Illegal(notation.illegal(&geo, err)))?;
     Ok(Reply::Played(report))
 }
 
@@ -26,7 +31,7 @@ pub fn undo(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
 
 /// `list_legal`: the legal moves of the side to move.
 pub fn list_legal(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
-    Ok(legal_list(e.game.position()).into())
+    Ok(legal_list(e.game.position(), e.settings.notation).into())
 }
 
 /// `final_score`: the result once the game is over.

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use crate::abstract_play;
 use crate::rules::Color;
 use crate::sgf::{self, GameInfo};
 
@@ -70,5 +71,39 @@ pub fn loadsgf(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
         record.get("PB").map(str::to_string),
         record.get("PW").map(str::to_string),
     ];
+    Ok(Reply::Text(String::new()))
+}
+
+/// `loadap FILE [VARIANT]`: replaces the game by an Abstract Play game, replayed turn by turn through the rules:
+/// its JSON game record (which names its board), or a turn list on the board VARIANT names (`hex-7`, `square-11`,
+/// ...; without one, the current board).
+pub fn loadap(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
+    let file = args[0];
+    let given = args
+        .get(1)
+        .map(|v| abstract_play::parse_variant(v))
+        .transpose()
+        .map_err(syntax)?;
+    let failed = |why: String| GtpError::Failed(format!("cannot load file '{file}': {why}"));
+    let text = sgf::read_file(Path::new(file)).map_err(|err| failed(err.to_string()))?;
+    let board = given.unwrap_or_else(|| e.game.position().geometry().shape());
+    let record = abstract_play::parse(&text, board).map_err(|err| failed(err.to_string()))?;
+    if let (Some(given), Some(own)) = (given, record.board)
+        && given != own
+    {
+        return Err(failed(format!(
+            "the record is a game on {}, not on {}",
+            abstract_play::variant_name(own).unwrap_or_else(|_| own.name()),
+            args[1]
+        )));
+    }
+    let game = abstract_play::replay(&record).map_err(|err| failed(err.to_string()))?;
+    log::info!(
+        "loaded '{file}': {} turns, {} moves",
+        record.turns.len(),
+        game.records().len()
+    );
+    e.start_game(game);
+    e.players = record.players.clone();
     Ok(Reply::Text(String::new()))
 }

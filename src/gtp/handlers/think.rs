@@ -80,7 +80,10 @@ pub fn genmove(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
         e.clock_mut(color).spend(started.elapsed().as_secs_f64());
         return Ok("resign".into());
     }
-    let name = move_name(e.game.position(), mv);
+    let name = e
+        .settings
+        .notation
+        .move_text(e.game.position().geometry(), mv);
     let report = e.game.play(color, mv).map_err(|err| {
         GtpError::Failed(format!(
             "internal error: the chosen move {name} is illegal: {err}"
@@ -93,7 +96,10 @@ pub fn genmove(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
 /// `reg_genmove COLOR`: searches and answers the move without playing it.
 pub fn reg_genmove(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
     let (_, mv, _) = choose(e, args)?;
-    Ok(move_name(e.game.position(), mv).into())
+    Ok(e.settings
+        .notation
+        .move_text(e.game.position().geometry(), mv)
+        .into())
 }
 
 /// `oust-analyze [INTERVAL]`: asks the session to stream the analysis.
