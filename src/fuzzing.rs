@@ -70,10 +70,12 @@ pub fn remove_scratch() {
 }
 
 /// The record files a conversation may load, as they are when it starts: two real games, a square and a hexhex
-/// one, text that is not SGF, and a file that does not exist. `printsgf` may overwrite them.
-const FILES: [Option<&str>; 4] = [
+/// one, an Abstract Play turn list, text that is no record, and a file that does not exist. `printsgf` may
+/// overwrite them.
+const FILES: [Option<&str>; 5] = [
     Some(include_str!("../tests/suites/sgf/gogui-human-game.sgf")),
     Some(include_str!("../tests/suites/sgf/hex4-game.sgf")),
+    Some(include_str!("../tests/suites/ap/hand-3x3.txt")),
     Some("this is not a game record"),
     None,
 ];
@@ -125,7 +127,7 @@ fn expectation(line: &[u8]) -> Expect {
 }
 
 /// Rewrites a command that would touch files outside the scratch directory or work for long by design into one
-/// that does not: file names become scratch files, `perft` depths above 2 become 2, and the playout limit, the
+/// that does not: file names (of `loadsgf`, `loadap` and `printsgf`) become scratch files, `perft` depths above 2 become 2, and the playout limit, the
 /// threads and the tree memory stay small. Everything else passes unchanged.
 fn tame(raw: &[u8], reset: &mut bool) -> Vec<u8> {
     let Some(text) = preprocess(raw) else {
@@ -137,7 +139,7 @@ fn tame(raw: &[u8], reset: &mut bool) -> Vec<u8> {
     let mut args: Vec<String> = cmd.args.iter().map(|a| (*a).to_string()).collect();
     let mut changed = true;
     match (cmd.name, args.len()) {
-        ("printsgf", 1) | ("loadsgf", 1 | 2) => {
+        ("printsgf", 1) | ("loadsgf" | "loadap", 1 | 2) => {
             let dir = scratch();
             if !*reset {
                 *reset = true;
@@ -677,6 +679,11 @@ mod tests {
             "{loaded}"
         );
         assert!(loaded.contains(&scratch().display().to_string()));
+        let loaded = tamed("loadap /dev/zero hex7", &mut reset);
+        assert!(
+            loaded.starts_with("loadap ") && loaded.ends_with(".sgf hex7"),
+            "{loaded}"
+        );
         remove_scratch();
     }
 
