@@ -21,6 +21,8 @@
 
 pub mod abstract_play;
 pub mod bench;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod gtp;
 pub mod matches;
 pub mod notation;

@@ -378,14 +378,18 @@ impl std::error::Error for RowsError {}
 /// # Errors
 /// A [`RowsError`] for the wrong number of rows or points in a row, or a character that is not a point.
 pub fn parse_rows(geo: &Geometry, text: &str) -> Result<Vec<Option<Color>>, RowsError> {
-    let board_rows = geo.rows();
+    // Every row of the grid holds points (a hexhex board's rows too), so the count is known before the rows are
+    // listed: text for another board is refused without building them.
+    let (_, height) = geo.dimensions();
     let given: Vec<&str> = text.split('/').collect();
-    if given.len() != board_rows.len() {
+    if given.len() != height {
         return Err(RowsError::RowCount {
-            expected: board_rows.len(),
+            expected: height,
             got: given.len(),
         });
     }
+    let board_rows = geo.rows();
+    debug_assert_eq!(board_rows.len(), height);
     let uneven = geo.shape().is_hex();
     let mut stones = vec![None; geo.len()];
     for ((row, points), text) in board_rows.iter().zip(given) {

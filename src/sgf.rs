@@ -557,6 +557,7 @@ pub fn parse(text: &str) -> Result<Record, SgfError> {
 
 /// [`parse`] for an engine whose board is `current`: when that is a hexhex board, a record with `SZ[2S-1]` and no
 /// `HX` is read as that hexhex board. GoGui saves the games of its hexagonal boards that way, with `SZ` alone.
+/// Records written by oust (`AP[oust:...]`) say `HX` for every hexhex board, so theirs are read as they say.
 ///
 /// # Errors
 /// As [`parse`].
@@ -647,7 +648,11 @@ fn record_of<'n>(
             }
         }
     }
-    let board = board_of(size, hex_side, current)?;
+    // A square record of oust's own is square whatever board the reader is on (it would say HX otherwise).
+    let by_oust = info
+        .iter()
+        .any(|(k, v)| k == "AP" && v.starts_with("oust:"));
+    let board = board_of(size, hex_side, current.filter(|_| !by_oust))?;
     let geo = Geometry::new(board).map_err(|e| SgfError::Unsupported(e.to_string()))?;
     let mut setup = Vec::new();
     for (color, v) in raw_setup {
@@ -1006,7 +1011,10 @@ mod tests {
         let back = replay(&record, None).unwrap();
         assert_eq!(back.position(), game.position());
         // GoGui writes SZ alone: a square board, unless the reader is on the hexhex board of that rhombus.
-        let gogui = text.replace("HX[3]", "");
+        let gogui = text.replace("HX[3]", "").replace(
+            &format!("AP[oust:{}]", env!("CARGO_PKG_VERSION")),
+            "AP[GoGui:1.6.0]",
+        );
         assert_eq!(parse(&gogui).unwrap().board, Shape::square(5));
         let on_hex = parse_for(&gogui, Some(Shape::Hex { side: 3 })).unwrap();
         assert_eq!(replay(&on_hex, None).unwrap().position(), game.position());

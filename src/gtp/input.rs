@@ -73,6 +73,46 @@ pub fn read_line<R: BufRead + ?Sized>(input: &mut R) -> io::Result<Option<RawLin
     }
 }
 
+/// Reads the next line from `input` as it is, without the newline, keeping at most [`MAX_LINE`] bytes (the rest
+/// of a longer line is discarded and [`RawLine::truncated`] set). Returns `None` at end of input. This is how the
+/// referee reads an engine's responses: none of the preprocessing of commands ([`read_line`]) applies to them.
+///
+/// # Errors
+/// Errors of the underlying reader.
+pub fn read_raw_line<R: BufRead + ?Sized>(input: &mut R) -> io::Result<Option<RawLine>> {
+    let mut line = RawLine {
+        bytes: Vec::new(),
+        truncated: false,
+    };
+    let mut seen_any = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(seen_any.then_some(line));
+        }
+        seen_any = true;
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        let room = MAX_LINE - line.bytes.len();
+        if chunk.len() > room {
+            line.truncated = true;
+        }
+        line.bytes
+            .extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = done.unwrap_or(buf.len());
+        input.consume(used);
+        if done.is_some() {
+            return Ok(Some(line));
+        }
+    }
+}
+
 /// GTP v2 preprocessing: drops control characters other than HT and LF, cuts the line at `#`, turns HT into a
 /// space and trims. Returns `None` for a line that is then empty. Bytes that are not UTF-8 become U+FFFD, so they
 /// reach the parser as characters no command or argument accepts.
@@ -112,6 +152,20 @@ mod tests {
         assert_eq!(first.bytes.len(), MAX_LINE);
         assert_eq!(read_line(&mut r).unwrap().unwrap().bytes, b"name");
         assert_eq!(read_line(&mut r).unwrap(), None);
+    }
+
+    #[test]
+    fn raw_lines_keep_every_byte_up_to_the_cap() {
+        let mut data = b"= A1 # not a comment\t\x08 \r\n".to_vec();
+        data.extend(vec![b'x'; MAX_LINE + 5]);
+        data.extend_from_slice(b"\nlast");
+        let mut r = &data[..];
+        let line = read_raw_line(&mut r).unwrap().unwrap();
+        assert_eq!(line.bytes, b"= A1 # not a comment\t\x08 \r");
+        let line = read_raw_line(&mut r).unwrap().unwrap();
+        assert_eq!((line.bytes.len(), line.truncated), (MAX_LINE, true));
+        assert_eq!(read_raw_line(&mut r).unwrap().unwrap().bytes, b"last");
+        assert_eq!(read_raw_line(&mut r).unwrap(), None);
     }
 
     #[test]

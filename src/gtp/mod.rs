@@ -30,7 +30,7 @@ use crate::{rules, search};
 pub use commands::{COMMANDS, CommandSpec, Handler, execute};
 pub use error::GtpError;
 pub use handlers::gogui::{ANALYZE_COMMANDS, AnalyzeSpec};
-pub use input::{MAX_LINE, RawLine, preprocess, read_line};
+pub use input::{MAX_LINE, RawLine, preprocess, read_line, read_raw_line};
 pub use params::{PARAMS, ParamSpec, set_param};
 pub use parse::{CommandLine, LineError, parse_color, parse_command_line, parse_float, parse_int};
 pub use reply::Reply;
@@ -73,8 +73,8 @@ fn leading_id(bytes: &[u8]) -> Option<u64> {
     std::str::from_utf8(&bytes[..digits]).ok()?.parse().ok()
 }
 
-/// What the reader thread passes on.
-type Incoming = io::Result<Option<RawLine>>;
+/// One input line as [`serve`] receives it: a line, the end of the input (`None`), or a read error.
+pub type Incoming = io::Result<Option<RawLine>>;
 
 /// The protocol session: input lines arrive from a reader thread, so that a streamed response can stop as soon as
 /// the next command arrives; every byte of output is written here.
@@ -191,9 +191,23 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(
                 }
             }
         })?;
+    serve(engine, rx, output)
+}
+
+/// Runs the protocol over lines that arrive on `lines` until `quit`, the end of the input, or the sender's end
+/// (which counts as the end of the input). [`run`] feeds it from a reader thread; a caller that holds its input
+/// already (the fuzz target `conversation`) may send every line first and spawn no thread.
+///
+/// # Errors
+/// I/O errors of the input or output.
+pub fn serve<W: Write>(
+    engine: &mut Engine,
+    lines: Receiver<Incoming>,
+    output: W,
+) -> io::Result<Ended> {
     let mut session = Session {
         out: output,
-        lines: rx,
+        lines,
         queued: None,
     };
     while let Some(raw) = session.next()? {

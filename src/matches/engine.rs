@@ -9,7 +9,7 @@
 
 use std::collections::VecDeque;
 use std::fs::File;
-use std::io::{self, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,12 +18,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::gtp::{MAX_LINE, read_line};
+use crate::gtp::{MAX_LINE, RawLine, read_raw_line};
 
 /// Lines read ahead from an engine before its writes block.
 pub const QUEUED_LINES: usize = 256;
 /// Lines a single response may have.
-const MAX_RESPONSE_LINES: usize = 1000;
+pub const MAX_RESPONSE_LINES: usize = 1000;
 /// How often a wait looks at the interrupt flag.
 const POLL: Duration = Duration::from_millis(50);
 /// Lines of an engine's stderr kept in memory for error messages.
@@ -147,6 +147,8 @@ pub struct EngineProcess {
     stderr_done: Receiver<()>,
     /// Set once the process has been reaped.
     dead: bool,
+    /// The threads reading stdout and stderr, joined by [`EngineProcess::kill`] once they have ended.
+    readers: Vec<thread::JoinHandle<()>>,
 }
 
 impl EngineProcess {
@@ -166,7 +168,7 @@ impl EngineProcess {
             .spawn()?;
         let stdout = child.stdout.take().expect("stdout is piped");
         let (tx, rx) = sync_channel(QUEUED_LINES);
-        thread::Builder::new()
+        let stdout_reader = thread::Builder::new()
             .name("engine-stdout".into())
             .spawn(move || read_lines(stdout, tx))?;
         let log: Arc<Mutex<Option<File>>> = Arc::new(Mutex::new(None));
@@ -174,22 +176,23 @@ impl EngineProcess {
         let (done_tx, stderr_done) = sync_channel::<()>(0);
         let mut stderr = child.stderr.take().expect("stderr is piped");
         let (sink, kept) = (log.clone(), tail.clone());
-        thread::Builder::new()
-            .name("engine-stderr".into())
-            .spawn(move || {
-                // Dropped at the end of stderr: the receiver sees the channel disconnected.
-                let _done = done_tx;
-                let mut buf = [0u8; 8192];
-                while let Ok(n @ 1..) = stderr.read(&mut buf) {
-                    kept.lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .push(&buf[..n]);
-                    let mut file = sink.lock().unwrap_or_else(PoisonError::into_inner);
-                    if let Some(f) = file.as_mut() {
-                        let _ = f.write_all(&buf[..n]);
+        let stderr_reader =
+            thread::Builder::new()
+                .name("engine-stderr".into())
+                .spawn(move || {
+                    // Dropped at the end of stderr: the receiver sees the channel disconnected.
+                    let _done = done_tx;
+                    let mut buf = [0u8; 8192];
+                    while let Ok(n @ 1..) = stderr.read(&mut buf) {
+                        kept.lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .push(&buf[..n]);
+                        let mut file = sink.lock().unwrap_or_else(PoisonError::into_inner);
+                        if let Some(f) = file.as_mut() {
+                            let _ = f.write_all(&buf[..n]);
+                        }
                     }
-                }
-            })?;
+                })?;
         let stdin = child.stdin.take();
         Ok(EngineProcess {
             child,
@@ -200,6 +203,7 @@ impl EngineProcess {
             stderr_done,
             label: String::new(),
             dead: false,
+            readers: vec![stdout_reader, stderr_reader],
         })
     }
 
@@ -285,11 +289,7 @@ impl EngineProcess {
             }
             match self.lines.recv_timeout((deadline - now).min(POLL)) {
                 Ok(Line::Text(t)) => return Ok(t),
-                Ok(Line::TooLong) => {
-                    return Err(Failure::Malformed(format!(
-                        "a line longer than {MAX_LINE} bytes"
-                    )));
-                }
+                Ok(Line::TooLong) => return Err(too_long()),
                 Ok(Line::End) | Err(RecvTimeoutError::Disconnected) => {
                     return Err(Failure::Closed(self.ended("closed its output")));
                 }
@@ -298,44 +298,14 @@ impl EngineProcess {
         }
     }
 
-    /// Reads one response: optional blank lines, then `=` or `?` with an optional id, then lines up to a blank one.
+    /// Reads one response with [`read_response`], each line waited for until `deadline`.
     fn read_reply(
         &mut self,
         deadline: Instant,
         limit: Duration,
         stop: &AtomicBool,
     ) -> Result<(bool, String), Failure> {
-        let first = loop {
-            let line = self.next_line(deadline, limit, stop)?;
-            if !line.trim().is_empty() {
-                break line;
-            }
-        };
-        let ok = match first.chars().next() {
-            Some('=') => true,
-            Some('?') => false,
-            _ => {
-                return Err(Failure::Malformed(format!(
-                    "'{}' is not a GTP response (no '=' or '?')",
-                    shorten(&first)
-                )));
-            }
-        };
-        let mut text = first[1..]
-            .trim_start_matches(|c: char| c.is_ascii_digit())
-            .trim()
-            .to_string();
-        for _ in 0..MAX_RESPONSE_LINES {
-            let line = self.next_line(deadline, limit, stop)?;
-            if line.trim().is_empty() {
-                return Ok((ok, text));
-            }
-            text.push('\n');
-            text.push_str(line.trim_end());
-        }
-        Err(Failure::Malformed(format!(
-            "a response of more than {MAX_RESPONSE_LINES} lines"
-        )))
+        read_response(&mut || self.next_line(deadline, limit, stop))
     }
 
     /// Kills what is left of the engine after its output closed and says how it ended.
@@ -374,7 +344,7 @@ impl EngineProcess {
         }
     }
 
-    /// Kills the engine and everything in its process group, and reaps it.
+    /// Kills the engine and everything in its process group, reaps it, and ends the threads reading its output.
     pub fn kill(&mut self) {
         self.stdin = None;
         if !self.dead {
@@ -382,6 +352,41 @@ impl EngineProcess {
             self.kill_group();
             let _ = self.child.wait();
             self.dead = true;
+        }
+        if !self.readers.is_empty() {
+            self.join_readers();
+        }
+    }
+
+    /// Waits up to [`TAIL_WAIT`] for the end of the engine's stdout and stderr, which comes once its process
+    /// group is gone, and joins the threads that read them: an engine that has been killed leaves no thread behind.
+    /// Lines still queued are dropped, so that a reader waiting on a full queue can finish. A reader whose pipe a
+    /// process outside the group still holds open is left to end on its own.
+    fn join_readers(&mut self) {
+        let until = Instant::now() + TAIL_WAIT;
+        let left = || until.saturating_duration_since(Instant::now());
+        // Each channel is disconnected when its thread drops the sender, as it returns.
+        let stdout_ended = loop {
+            match self.lines.recv_timeout(left()) {
+                Ok(_) => {}
+                Err(RecvTimeoutError::Disconnected) => break true,
+                Err(RecvTimeoutError::Timeout) => break false,
+            }
+        };
+        let stderr_ended = matches!(
+            self.stderr_done.recv_timeout(left()),
+            Err(RecvTimeoutError::Disconnected)
+        );
+        let readers = std::mem::take(&mut self.readers);
+        for (reader, ended) in readers.into_iter().zip([stdout_ended, stderr_ended]) {
+            if ended {
+                let _ = reader.join();
+            } else {
+                log::debug!(
+                    "{}: an output of the killed engine is still open",
+                    self.label
+                );
+            }
         }
     }
 
@@ -428,18 +433,91 @@ pub fn shorten(s: &str) -> String {
     out
 }
 
+/// Reads one response from the lines `next` gives: optional blank lines, then `=` or `?` with an optional id,
+/// then lines up to a blank one (at most [`MAX_RESPONSE_LINES`]). Returns whether it was `=` and its text, the
+/// lines joined by `\n`. Failures of `next` pass through.
+///
+/// # Errors
+/// [`Failure::Malformed`] for a first line that is not a response or a response that is too long, and the
+/// failures of `next`.
+pub fn read_response(
+    next: &mut dyn FnMut() -> Result<String, Failure>,
+) -> Result<(bool, String), Failure> {
+    let first = loop {
+        let line = next()?;
+        if !line.trim().is_empty() {
+            break line;
+        }
+    };
+    let ok = match first.chars().next() {
+        Some('=') => true,
+        Some('?') => false,
+        _ => {
+            return Err(Failure::Malformed(format!(
+                "'{}' is not a GTP response (no '=' or '?')",
+                shorten(&first)
+            )));
+        }
+    };
+    let mut text = first[1..]
+        .trim_start_matches(|c: char| c.is_ascii_digit())
+        .trim()
+        .to_string();
+    for _ in 0..MAX_RESPONSE_LINES {
+        let line = next()?;
+        if line.trim().is_empty() {
+            return Ok((ok, text));
+        }
+        text.push('\n');
+        text.push_str(line.trim_end());
+    }
+    Err(Failure::Malformed(format!(
+        "a response of more than {MAX_RESPONSE_LINES} lines"
+    )))
+}
+
+/// The responses in `output`, an engine's whole output, read as the referee reads them ([`read_response`] over
+/// the lines the stdout reader makes), up to the first failure, which ends the list. The end of the output is
+/// [`Failure::Closed`]. For fuzzing and tests: it runs the referee's own code on bytes.
+pub fn responses_in<R: BufRead>(mut output: R) -> Vec<Result<(bool, String), Failure>> {
+    let mut reader = &mut output;
+    let mut next = || match line_of(read_raw_line(&mut reader)) {
+        Line::Text(t) => Ok(t),
+        Line::TooLong => Err(too_long()),
+        Line::End => Err(Failure::Closed("closed its output".into())),
+    };
+    let mut out = Vec::new();
+    loop {
+        let reply = read_response(&mut next);
+        let end = reply.is_err();
+        out.push(reply);
+        if end {
+            return out;
+        }
+    }
+}
+
+fn too_long() -> Failure {
+    Failure::Malformed(format!("a line longer than {MAX_LINE} bytes"))
+}
+
+/// A line read from an engine's stdout as the reader thread passes it on.
+fn line_of(read: io::Result<Option<RawLine>>) -> Line {
+    match read {
+        Ok(Some(raw)) if raw.truncated => Line::TooLong,
+        Ok(Some(raw)) => Line::Text(
+            String::from_utf8_lossy(&raw.bytes)
+                .trim_end_matches('\r')
+                .to_string(),
+        ),
+        Ok(None) | Err(_) => Line::End,
+    }
+}
+
 fn read_lines(stdout: impl Read, tx: SyncSender<Line>) {
     let mut reader = BufReader::new(stdout);
     loop {
-        let line = match read_line(&mut reader) {
-            Ok(Some(raw)) if raw.truncated => Line::TooLong,
-            Ok(Some(raw)) => Line::Text(
-                String::from_utf8_lossy(&raw.bytes)
-                    .trim_end_matches('\r')
-                    .to_string(),
-            ),
-            Ok(None) | Err(_) => Line::End,
-        };
+        let line = line_of(read_raw_line(&mut reader));
         let end = matches!(line, Line::End);
         // A full queue blocks the engine's writes (and so bounds memory); a dropped receiver ends the thread.
         if tx.send(line).is_err() {
@@ -453,7 +531,36 @@ fn read_lines(stdout: impl Read, tx: SyncSender<Line>) {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::mpsc::TryRecvError;
+
     use super::*;
+
+    /// The threads reading a killed engine's output end with it. They used to outlive `kill`: the reader of stdout
+    /// waited on its full queue of lines until the `EngineProcess` was dropped, and the others until the scheduler
+    /// ran them again, so the 24-game match soak (tests/soak.rs) counted a thread left over after the match.
+    #[test]
+    fn a_killed_engine_leaves_no_reader_thread_behind() {
+        let mut engine = EngineProcess::spawn("echo starting >&2; exec yes '= flood'").unwrap();
+        // The first line, then time for the engine to fill the queue behind it.
+        assert!(matches!(
+            engine.lines.recv_timeout(Duration::from_secs(10)),
+            Ok(Line::Text(_))
+        ));
+        thread::sleep(Duration::from_millis(100));
+        engine.kill();
+        assert!(
+            matches!(engine.lines.try_recv(), Err(TryRecvError::Disconnected)),
+            "the reader of stdout has ended"
+        );
+        assert!(
+            matches!(
+                engine.stderr_done.try_recv(),
+                Err(TryRecvError::Disconnected)
+            ),
+            "the reader of stderr has ended"
+        );
+        assert_eq!(engine.stderr_tail(), "starting");
+    }
 
     #[test]
     fn a_tail_keeps_the_last_lines_bounded() {

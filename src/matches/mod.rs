@@ -17,6 +17,7 @@ mod runner;
 pub mod stats;
 
 pub use clock::{Clock, ClockSettings, TimeControl};
+pub use engine::{Failure, MAX_RESPONSE_LINES, read_response, responses_in};
 pub use openings::{complete as complete_opening, parse_openings, random_opening};
 pub use results::{
     GameResult, RESULTS_COLUMNS, RESULTS_MAGIC, Reason, ResultsFile, Side, Tally, format_summary,

@@ -414,6 +414,14 @@ impl Referee<'_, '_> {
             other => other?,
         };
         let used = reply.elapsed.as_secs_f64();
+        if clocked {
+            log::debug!(
+                "game {} {color}: genmove answered in {used:.3} s, allowed {limit:.3} s + {:.3} s grace, margin {:.3} s",
+                self.spec.number,
+                time.grace,
+                limit - used
+            );
+        }
         self.time[i] += used;
         self.longest[i] = self.longest[i].max(used);
         if let Some(clock) = self.clocks[i].as_mut() {

@@ -313,11 +313,13 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
     display.start(&names, workers);
     let (tx, rx) = mpsc::channel::<Message>();
     thread::scope(|scope| {
-        for slot in 0..workers {
-            let tx = tx.clone();
-            let shared = &shared;
-            scope.spawn(move || worker(shared, slot, tx));
-        }
+        let handles: Vec<_> = (0..workers)
+            .map(|slot| {
+                let tx = tx.clone();
+                let shared = &shared;
+                scope.spawn(move || worker(shared, slot, tx))
+            })
+            .collect();
         drop(tx);
         loop {
             let (index, black, played, ack) = match rx.recv_timeout(Duration::from_millis(100)) {
@@ -354,6 +356,13 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
             }
             // The worker may start its next game only now, once a decision this result brought is known.
             let _ = ack.send(());
+        }
+        // Joined, not only waited for: the scope ends once the workers' closures have returned, when their
+        // threads may still be running, and the match must leave no thread behind. A worker's panic goes on.
+        for handle in handles {
+            if let Err(panic) = handle.join() {
+                std::panic::resume_unwind(panic);
+            }
         }
     });
     display.end();

@@ -238,7 +238,7 @@ impl Shape {
         match self {
             Shape::Rect { width, height } => (width, height),
             Shape::Hex { side } => {
-                let n = (2 * side).saturating_sub(1);
+                let n = side.saturating_mul(2).saturating_sub(1);
                 (n, n)
             }
         }

@@ -1,7 +1,7 @@
 //! Monte Carlo tree search on the rules core's fast path: PUCT selection with priors from cheap Oust knowledge,
 //! biased playouts, an MCTS-solver for proven wins and losses, and tree parallelism with virtual loss.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::rng::Rng;
@@ -359,6 +359,20 @@ fn worker_loop(sh: &Shared, w: &mut Worker) {
     }
 }
 
+/// Counts a worker out and wakes the thread waiting for the workers when dropped, at the end of the worker's
+/// thread however it ends.
+struct Finished<'a> {
+    count: &'a AtomicUsize,
+    waiter: std::thread::Thread,
+}
+
+impl Drop for Finished<'_> {
+    fn drop(&mut self) {
+        self.count.fetch_add(1, Ordering::SeqCst);
+        self.waiter.unpark();
+    }
+}
+
 /// Runs a search from `root` on `tree` (which holds the root at node 0, possibly with statistics from an earlier
 /// search) with `threads` threads until a limit, the stop flag or a proof of the root ends it. `monitor` is called
 /// every few milliseconds, with the root once every `interval`, and may stop the search. Returns the playouts done.
@@ -387,8 +401,11 @@ pub fn run(
     let threads = threads.max(1);
     let start = Instant::now();
     let deadline = limits.time.map(|t| start + t);
+    // Each worker counts itself out and wakes this thread when it ends (panicking included), so that a short search
+    // returns at once rather than at the next tick of the loop below.
+    let waiter = std::thread::current();
+    let finished = AtomicUsize::new(0);
     std::thread::scope(|s| {
-        let mut handles = Vec::with_capacity(threads);
         for t in 0..threads {
             let sh = &sh;
             let mut worker = Worker {
@@ -398,12 +415,19 @@ pub fn run(
                 buf: Vec::with_capacity(root.geometry().len()),
                 rng: Rng::new(seed ^ (t as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)),
             };
-            handles.push(s.spawn(move || worker_loop(sh, &mut worker)));
+            let out = Finished {
+                count: &finished,
+                waiter: waiter.clone(),
+            };
+            s.spawn(move || {
+                let _out = out;
+                worker_loop(sh, &mut worker);
+            });
         }
         let mut next_report = interval.map(|i| start + i);
         // Wait for every thread to end, however it ends: a thread that panicked must not leave this loop waiting
         // (the scope then passes its panic on).
-        while !handles.iter().all(|h| h.is_finished()) {
+        while finished.load(Ordering::SeqCst) < threads {
             let now = Instant::now();
             let mut wake = now + Duration::from_millis(5);
             if let Some(d) = deadline {
@@ -427,7 +451,7 @@ pub fn run(
             if let Some(at) = next_report {
                 wake = wake.min(at);
             }
-            std::thread::sleep(
+            std::thread::park_timeout(
                 wake.saturating_duration_since(Instant::now())
                     .max(Duration::from_micros(200)),
             );

@@ -84,6 +84,8 @@ struct Kept {
     shape: Shape,
     start_hash: u64,
     moves: Vec<(Color, Move)>,
+    /// The capacity asked for; the tree may be smaller when the memory could not be had.
+    requested: usize,
 }
 
 /// Solver nodes a search may spend for each playout of its playout limit and each unit of
@@ -377,7 +379,7 @@ impl Searcher {
             let compatible = kept.flavor == flavor
                 && kept.shape == shape
                 && kept.start_hash == start_hash
-                && kept.tree.capacity() == capacity.max(1)
+                && kept.requested == capacity.max(1)
                 && moves.starts_with(&kept.moves);
             if compatible {
                 let mut id = kept.tree.root();
@@ -411,7 +413,7 @@ impl Searcher {
                     return u64::from(kept.tree.node(kept.tree.root()).visits());
                 }
             }
-            if kept.tree.capacity() == capacity.max(1) {
+            if kept.requested == capacity.max(1) {
                 kept.tree.reset(root_mover);
                 kept.flavor = flavor;
                 kept.shape = shape;
@@ -420,7 +422,7 @@ impl Searcher {
                 return 0;
             }
         }
-        let mut tree = Tree::new(capacity);
+        let mut tree = allocate(capacity);
         tree.reset(root_mover);
         self.kept = Some(Kept {
             tree,
@@ -428,8 +430,29 @@ impl Searcher {
             shape,
             start_hash,
             moves,
+            requested: capacity.max(1),
         });
         0
+    }
+}
+
+/// A tree of `capacity` nodes, or of the most nodes the allocator grants when it refuses that many (the
+/// `tree_mb` parameter may ask for more memory than the machine has): a search never aborts the engine.
+fn allocate(capacity: usize) -> Tree {
+    let mut size = capacity.max(1);
+    loop {
+        if let Some(tree) = Tree::try_new(size) {
+            if size < capacity {
+                log::warn!(
+                    "no memory for a search tree of {capacity} nodes: using {size} nodes instead"
+                );
+            }
+            return tree;
+        }
+        if size == 1 {
+            return Tree::new(1);
+        }
+        size /= 2;
     }
 }
 

@@ -205,17 +205,18 @@ impl Node {
 }
 
 /// `n` nodes in zeroed memory.
-fn zeroed_nodes(n: usize) -> Box<[Node]> {
-    let layout = std::alloc::Layout::array::<Node>(n).expect("arena size fits in memory");
+/// `n` zeroed nodes, or `None` when the allocator refuses them.
+fn zeroed_nodes(n: usize) -> Option<Box<[Node]>> {
+    let layout = std::alloc::Layout::array::<Node>(n).ok()?;
     // SAFETY: `Node` consists only of atomic integers, for which the all-zero bit pattern is a valid value (the
     // same as `Node::default()`); the layout is non-zero sized because `n >= 1` and `Node` is not a ZST; a null
     // pointer is handled; and the box takes ownership of exactly the allocation made with this layout.
     unsafe {
         let ptr = std::alloc::alloc_zeroed(layout).cast::<Node>();
         if ptr.is_null() {
-            std::alloc::handle_alloc_error(layout);
+            return None;
         }
-        Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n))
+        Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n)))
     }
 }
 
@@ -245,7 +246,12 @@ impl Tree {
     /// allocator, so pages are only touched (and committed) as the tree grows, and creating a large arena is
     /// instant.
     pub fn new(capacity: usize) -> Tree {
-        let nodes = zeroed_nodes(capacity.max(1));
+        Tree::try_new(capacity).expect("memory for the search tree")
+    }
+
+    /// [`Tree::new`], or `None` when the allocator refuses that much memory (a tree larger than the machine).
+    pub fn try_new(capacity: usize) -> Option<Tree> {
+        let nodes = zeroed_nodes(capacity.max(1))?;
         let tree = Tree {
             nodes,
             used: Padded(AtomicUsize::new(1)),
@@ -253,7 +259,7 @@ impl Tree {
             root: 0,
         };
         tree.nodes[0].init(Move::Pass, Color::White, 1.0);
-        tree
+        Some(tree)
     }
 
     /// Number of nodes the arena holds.

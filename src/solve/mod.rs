@@ -43,8 +43,8 @@ const DECIDED: i32 = MATE - MAX_PLY as i32 - 1;
 pub const MAX_PLY: usize = 2_000;
 /// Smallest memory limit: the table needs room to be useful.
 pub const MIN_MEMORY_BYTES: usize = 1 << 20;
-/// Nodes between two looks at the clock and the stop flag.
-const CHECK_EVERY: u64 = 4096;
+/// Nodes between two looks at the clock and the stop flag (a node limit is met exactly).
+const CHECK_EVERY: u64 = 256;
 
 /// The value of a position for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -556,7 +556,7 @@ impl<'s, 'l> Search<'s, 'l> {
             value: None,
             nodes: 0,
             start: Instant::now(),
-            next_check: CHECK_EVERY,
+            next_check: CHECK_EVERY.min(limits.nodes.unwrap_or(u64::MAX)),
             next_progress: Duration::from_secs(1),
         }
     }
@@ -575,9 +575,14 @@ impl<'s, 'l> Search<'s, 'l> {
         }
     }
 
-    /// Looks at the limits; called every [`CHECK_EVERY`] nodes.
+    /// Looks at the limits; called every [`CHECK_EVERY`] nodes, and when the node limit is reached.
     fn check(&mut self) -> Result<(), Abort> {
-        self.next_check = self.nodes + CHECK_EVERY;
+        self.next_check = (self.nodes + CHECK_EVERY).min(
+            self.limits
+                .nodes
+                .filter(|&n| n > self.nodes)
+                .unwrap_or(u64::MAX),
+        );
         if self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
             return Err(Abort(StopReason::Stopped));
         }

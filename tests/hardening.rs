@@ -1,0 +1,158 @@
+//! Regression tests of what the fuzzers and the soak found (issue 12, "Hardened"). Each failed before its fix.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use oust::rules::Shape;
+use oust::sgf;
+
+fn run_binary(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oust"))
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+/// `oust-set-param tree_mb 65536` asks for a 64 GiB tree; the allocator refuses it on a smaller machine, which
+/// aborted the engine at the next `genmove` ("memory allocation of 68719476736 bytes failed"). Now the search
+/// takes the largest tree it can get.
+#[test]
+fn a_tree_larger_than_the_machine_does_not_abort_the_engine() {
+    let out = run_binary(
+        &["--threads", "1", "--playouts", "20"],
+        b"oust-set-param tree_mb 65536\n1 genmove b\n2 name\n",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}: {stdout}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("=1 "), "{stdout}");
+    assert!(stdout.ends_with("=2 oust\n\n"), "{stdout}");
+}
+
+fn nested(depth: usize) -> String {
+    format!("{}{}", "(;C[x]".repeat(depth), ")".repeat(depth))
+}
+
+/// The SGF reader recursed once per nested variation: `loadsgf` of 400,000 nested `(;` overflowed the engine's
+/// stack and killed it. The reader now keeps its own stack of open trees: unclosed nesting is a syntax error that
+/// says what is missing, and deep closed nesting reads.
+#[test]
+fn deeply_nested_variations_are_read_without_a_stack_overflow() {
+    let dir = std::env::temp_dir().join(format!("oust-hardening-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("deep.sgf");
+    std::fs::write(&file, "(;".repeat(400_000)).unwrap();
+    let input = format!("1 loadsgf {}\n2 name\n", file.display());
+    let out = run_binary(&[], input.as_bytes());
+    let _ = std::fs::remove_dir_all(&dir);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}: {stdout}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.starts_with("?1 cannot load file"), "{stdout}");
+    assert!(stdout.contains("missing 400000 `)`"), "{stdout}");
+    assert!(stdout.ends_with("=2 oust\n\n"), "{stdout}");
+    // In process too, on a test thread's smaller stack.
+    let record = sgf::parse(&nested(100_000)).unwrap();
+    assert!(record.moves.is_empty());
+}
+
+/// `HX[S]` with a side near 2^64: the SZ it needs was computed as 2S-1, which wrapped around (and panicked with
+/// overflow checks on).
+#[test]
+fn a_huge_hexhex_side_does_not_wrap_around() {
+    let huge = usize::MAX;
+    let most = huge - 1;
+    assert_eq!(Shape::Hex { side: huge }.extent(), (most, most));
+    let err = sgf::parse(&format!("(;SZ[9]HX[{huge}])")).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("unsupported SGF record: HX[{huge}] needs SZ[{most}], the record has SZ[9:9]")
+    );
+}
+
+/// A search waited for its threads in ticks of 5 ms, so the tiny searches of the conversation fuzzer (16 playouts)
+/// took 5 ms each, nearly all of it asleep. Now the last thread to end wakes it.
+#[test]
+fn a_tiny_search_answers_without_waiting_for_a_tick() {
+    use oust::gtp::{Engine, Options, Settings, execute};
+    let mut engine = Engine::new(Options {
+        settings: Settings {
+            playouts: 16,
+            threads: 1,
+            tree_mb: 1,
+            ..Settings::default()
+        },
+        ..Options::default()
+    })
+    .unwrap();
+    execute(&mut engine, "genmove", &["b"]).unwrap();
+    let mut times: Vec<f64> = (0..21)
+        .map(|_| {
+            let started = std::time::Instant::now();
+            execute(&mut engine, "genmove", &["w"]).unwrap();
+            let took = started.elapsed().as_secs_f64();
+            execute(&mut engine, "undo", &[]).unwrap();
+            took
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    let median = times[times.len() / 2];
+    assert!(
+        median < 0.004,
+        "median genmove of 16 playouts: {median:.4} s"
+    );
+}
+
+/// oust wrote a 13x13 game as `SZ[13]` and read it back, on an engine on the hexhex board of side 7, as that hexhex
+/// board (GoGui's convention for its hexagonal boards): the game changed boards in a round trip. Records of oust's
+/// own (`AP[oust:...]`) say `HX` for hexhex boards, so theirs without it are square. Found by fuzzing sgf_record
+/// (a record without `SZ`, 19x19, written back and read on hex10).
+#[test]
+fn a_square_record_of_oust_stays_square_on_a_hexhex_engine() {
+    use oust::rules::{Game, Geometry, Move};
+    use std::sync::Arc;
+    let geo = Arc::new(Geometry::square(13).unwrap());
+    let mut game = Game::new(geo.clone());
+    for name in ["A1", "N13", "G7"] {
+        let c = game.position().to_move();
+        game.play(c, Move::Place(geo.parse_vertex(name).unwrap()))
+            .unwrap();
+    }
+    let text = sgf::write(&game, &sgf::GameInfo::default());
+    let hex7 = Shape::Hex { side: 7 };
+    let record = sgf::parse_for(&text, Some(hex7)).unwrap();
+    assert_eq!(record.board, Shape::square(13));
+    let back = sgf::replay(&record, None).unwrap();
+    assert_eq!(back.position(), game.position());
+    // GoGui's records (no AP of oust's) keep being read as the hexhex board.
+    let gogui = text.replace(
+        &format!("AP[oust:{}]", env!("CARGO_PKG_VERSION")),
+        "AP[GoGui:1.6]",
+    );
+    assert_eq!(sgf::parse_for(&gogui, Some(hex7)).unwrap().board, hex7);
+    // The fuzzer's input goes through the whole target.
+    let found = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fuzz/corpus/sgf_record/regression-square-record-read-as-hexhex"
+    ))
+    .unwrap();
+    oust::fuzzing::sgf_record(&found);
+}
