@@ -509,6 +509,20 @@ fn ap_export(file: &Path, board: Option<Shape>) -> Result<String, String> {
     Ok(out)
 }
 
+/// A flag that Ctrl-C or SIGTERM sets: the first signal asks the work to stop, a second exits at once.
+fn interrupt_flag() -> Arc<AtomicBool> {
+    let interrupt = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let registered =
+            signal_hook::flag::register_conditional_shutdown(signal, 130, interrupt.clone())
+                .and_then(|_| signal_hook::flag::register(signal, interrupt.clone()));
+        if let Err(e) = registered {
+            log::warn!("cannot handle signal {signal}: {e}");
+        }
+    }
+    interrupt
+}
+
 fn serve(cli: &Cli) -> ExitCode {
     let seed = cli.seed.unwrap_or_else(clock_seed);
     log::info!("seed {seed}");
@@ -674,16 +688,7 @@ fn play_match(args: &MatchArgs) -> ExitCode {
         progress: Progress::for_stderr(),
     };
     log::info!("match seed {seed}");
-    let interrupt = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        // A second signal exits at once; the first asks the match to stop.
-        let registered =
-            signal_hook::flag::register_conditional_shutdown(signal, 130, interrupt.clone())
-                .and_then(|_| signal_hook::flag::register(signal, interrupt.clone()));
-        if let Err(e) = registered {
-            log::warn!("cannot handle signal {signal}: {e}");
-        }
-    }
+    let interrupt = interrupt_flag();
     let report = match matches::run(&config, &interrupt) {
         Ok(r) => r,
         Err(e) => {
@@ -759,15 +764,7 @@ fn solve(args: &SolveArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return usage_error(Some("solve"), &e.to_string()),
     };
-    let interrupt = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let registered =
-            signal_hook::flag::register_conditional_shutdown(signal, 130, interrupt.clone())
-                .and_then(|_| signal_hook::flag::register(signal, interrupt.clone()));
-        if let Err(e) = registered {
-            log::warn!("cannot handle signal {signal}: {e}");
-        }
-    }
+    let interrupt = interrupt_flag();
     let limits = solve::Limits {
         deadline: args
             .seconds
