@@ -1,5 +1,16 @@
 //! A small, fast, seedable random number generator (xoshiro256++), reproducible across platforms and versions.
 
+/// The next output of SplitMix64 (Steele, Lea and Flood) from `state`, which it advances: the seeding of [`Rng`]
+/// and fixed hash keys.
+#[inline]
+pub fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 /// xoshiro256++ by Blackman and Vigna, seeded through SplitMix64.
 #[derive(Clone, Debug)]
 pub struct Rng {
@@ -10,13 +21,7 @@ impl Rng {
     /// A generator seeded with `seed`; the same seed always gives the same sequence.
     pub fn new(seed: u64) -> Rng {
         let mut x = seed;
-        let mut split = || {
-            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = x;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
+        let mut split = || splitmix64(&mut x);
         Rng {
             s: [split(), split(), split(), split()],
         }

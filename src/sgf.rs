@@ -8,6 +8,7 @@
 //! is recorded as `SZ[2S-1]`, the rhombus GoGui draws it on, with the private root property `HX[S]`, since `SZ`
 //! alone cannot tell hex side 7 from square 13.
 
+use std::borrow::Cow;
 use std::fmt::{self, Write as _};
 use std::io::Read as _;
 use std::path::Path;
@@ -740,6 +741,16 @@ pub fn replay(record: &Record, limit: Option<usize>) -> Result<Game, SgfError> {
             false,
         ))
     };
+    // The stated sides in the order of their moves (a parsed record has them so already; the sort is stable, so
+    // the statements about one move keep their order), walked once alongside the moves.
+    let turns: Cow<[(usize, Color)]> = if record.turns.is_sorted_by_key(|&(n, _)| n) {
+        Cow::Borrowed(&record.turns)
+    } else {
+        let mut turns = record.turns.clone();
+        turns.sort_by_key(|&(n, _)| n);
+        Cow::Owned(turns)
+    };
+    let mut turns = turns.iter().peekable();
     for (i, &(color, mv)) in record
         .moves
         .iter()
@@ -753,8 +764,8 @@ pub fn replay(record: &Record, limit: Option<usize>) -> Result<Game, SgfError> {
             error,
         })?;
         let pos = game.position();
-        let stated = record.turns.iter().filter(|&&(n, _)| n == i + 1);
-        for &(_, stated) in stated {
+        while turns.next_if(|&&(n, _)| n < i + 1).is_some() {}
+        while let Some(&(_, stated)) = turns.next_if(|&&(n, _)| n == i + 1) {
             if !matches!(pos.status(), Status::Over(_)) && stated != pos.to_move() {
                 return Err(SgfError::Turn {
                     number: i + 1,
@@ -1136,6 +1147,54 @@ mod tests {
         );
         // Once the game is over the stated side is not checked (GoGui asks its ruler anyway).
         assert!(replay(&parse("(;SZ[4:2]AB[aa]AW[ba];B[ab]PL[W])").unwrap(), None).is_ok());
+    }
+
+    #[test]
+    fn a_long_record_stating_every_turn_replays_and_its_turns_are_checked() {
+        // A random game of thousands of moves with a PL after every move, as GoGui writes it: replay walks the
+        // stated sides alongside the moves (it used to scan all of them for each move).
+        let geo = Arc::new(Geometry::square(19).unwrap());
+        let mut game = Game::new(geo);
+        let mut rng = crate::rng::Rng::new(5);
+        let mut record = Record {
+            board: Shape::square(19),
+            setup: Vec::new(),
+            to_move: None,
+            moves: Vec::new(),
+            turns: Vec::new(),
+            info: Vec::new(),
+        };
+        loop {
+            let moves = game.position().legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let (color, mv) = (game.position().to_move(), moves[rng.below(moves.len())]);
+            game.play(color, mv).unwrap();
+            record.moves.push((color, mv));
+            record
+                .turns
+                .push((record.moves.len(), game.position().to_move()));
+        }
+        let len = record.moves.len();
+        assert!(len > 1000, "{len} moves");
+        assert_eq!(replay(&record, None).unwrap().position(), game.position());
+        // A wrong side in the middle is found at its move, and only the moves up to the limit are checked.
+        let wrong = len / 2;
+        let (_, side) = record.turns[wrong - 1];
+        record.turns[wrong - 1].1 = side.opponent();
+        let turn_error = |record: &Record| match replay(record, None) {
+            Err(SgfError::Turn { number, stated, .. }) => (number, stated),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(turn_error(&record), (wrong, side.opponent()));
+        assert!(replay(&record, Some(wrong - 1)).is_ok());
+        // Statements in another order (a record built by hand) are checked as in move order.
+        record.turns.reverse();
+        record.turns.push((wrong, side));
+        assert_eq!(turn_error(&record), (wrong, side.opponent()));
+        record.turns.retain(|&(n, c)| !(n == wrong && c != side));
+        assert_eq!(replay(&record, None).unwrap().position(), game.position());
     }
 
     #[test]

@@ -70,9 +70,9 @@ fn command(rng: &mut Rng) -> String {
     }
 }
 
-#[test]
-fn random_command_mixes_never_meet_an_internal_error() {
-    for seed in 0..40 {
+/// Runs the mixes of 300 commands made from `seeds`.
+fn mixes(seeds: std::ops::Range<u64>) {
+    for seed in seeds {
         let mut rng = Rng::new(seed);
         let commands: Vec<String> = (0..300).map(|_| command(&mut rng)).collect();
         // Ids make every answer countable, streamed analysis included (its answer is a block of its own).
@@ -106,4 +106,16 @@ fn random_command_mixes_never_meet_an_internal_error() {
             panic!("seed {seed}: {line}\ninput:\n{}", commands.join("\n"));
         }
     }
+}
+
+#[test]
+fn random_command_mixes_never_meet_an_internal_error() {
+    mixes(0..12);
+}
+
+/// More mixes than the suite's time allows (minutes): `cargo test --release --test command_mix -- --ignored`.
+#[test]
+#[ignore]
+fn many_random_command_mixes_never_meet_an_internal_error() {
+    mixes(12..200);
 }

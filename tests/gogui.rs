@@ -1,9 +1,8 @@
 //! GoGui support, end to end: exact transcripts of what GoGui 1.6 sends to the program and to the ruler (taken
 //! from real sessions), games saved by GoGui, `printsgf` to a file, `oust sgf-check` and `--reports`.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use oust::gtp::{self, ANALYZE_COMMANDS, COMMANDS, Engine, Options};
 use oust::rules::{Color, Status};
@@ -33,22 +32,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn run_binary(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_oust"))
-        .args(args)
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
+    common::run_binary(args, input.as_bytes())
 }
 
 /// The program's side of GoGui 1.6 starting `oust --size hex7`, as a logging engine recorded it: GoGui sends its

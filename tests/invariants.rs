@@ -72,16 +72,30 @@ fn check_position(pos: &Position, reference: &Reference) {
     }
 }
 
-/// Plays `games` random games on `geo`, checking every position against the reference; returns the positions.
+/// Boards larger than this have every [`LARGE_BOARD_STRIDE`]th position of their games checked: a check costs a
+/// play of every legal move, so a game costs the cube of the board's points.
+const LARGE_BOARD_POINTS: usize = 64;
+const LARGE_BOARD_STRIDE: usize = 4;
+
+/// Plays `games` random games on `geo`, checking their positions against the reference (every position on boards
+/// of up to [`LARGE_BOARD_POINTS`] points); returns the positions checked.
 fn check_random_games(geo: &Arc<Geometry>, games: usize, rng: &mut Rng) -> usize {
+    let stride = if geo.len() > LARGE_BOARD_POINTS {
+        LARGE_BOARD_STRIDE
+    } else {
+        1
+    };
     let mut positions = 0;
     for _ in 0..games {
         let mut pos = Position::new(geo.clone());
-        loop {
-            let reference = Reference::from_position(&pos);
-            check_position(&pos, &reference);
-            positions += 1;
+        for ply in 0.. {
             let moves = pos.legal_moves();
+            // The last position (the game over) is always checked.
+            if ply % stride == 0 || moves.is_empty() {
+                let reference = Reference::from_position(&pos);
+                check_position(&pos, &reference);
+                positions += 1;
+            }
             if moves.is_empty() {
                 break;
             }

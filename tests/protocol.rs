@@ -1,7 +1,9 @@
 //! Exact-byte transcripts of the protocol framing, in process and through the real binary.
 
-use std::io::{Cursor, Write};
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::io::Cursor;
+use std::process::{Command, Output};
 
 use oust::gtp::{self, Engine, MAX_LINE, Options, Settings};
 use oust::rng::Rng;
@@ -30,23 +32,11 @@ fn transcript(input: &[u8]) -> String {
 
 fn run_binary(args: &[&str], input: &[u8], env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_oust"));
-    cmd.args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    cmd.env_remove("RUST_LOG");
+    cmd.args(args).env_remove("RUST_LOG");
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let mut child = cmd.spawn().unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
+    common::run_with_input(&mut cmd, input)
 }
 
 #[test]

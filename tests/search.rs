@@ -57,6 +57,21 @@ fn exact_children(pos: &Position, memo: &mut HashMap<u64, Outcome>) -> Vec<(Move
         .collect()
 }
 
+/// The moves of `pos` that the engine's solver proves win for the side to move.
+fn solver_winning_moves(pos: &Position) -> Vec<Move> {
+    use oust::solve::{Limits, Options, Solver, Value};
+    let mut solver = Solver::new(Options::default()).unwrap();
+    let (values, _) = solver
+        .move_values(pos, &Limits::default(), &mut |_| {})
+        .unwrap();
+    values
+        .expect("a small board solves")
+        .iter()
+        .filter(|v| v.value == Value::Win)
+        .flat_map(|v| std::iter::once(v.mv).chain(v.same_as.iter().copied()))
+        .collect()
+}
+
 #[test]
 fn solver_proves_the_small_boards_black_wins() {
     // Exhaustive search: Black wins 3x2, 3x3 and 4x3 with perfect play; on 4x3 only B2 and C2 win.
@@ -79,18 +94,29 @@ fn solver_proves_the_small_boards_black_wins() {
 
 #[test]
 fn solver_proves_small_hexhex_boards() {
-    // Exhaustive search: Black wins hexhex sides 2 and 3 (7 and 19 cells) with perfect play; the MCTS-solver
-    // proves it from the empty board (side 3 after a few thousand playouts) and opens with a winning move.
+    // Black wins hexhex sides 2 and 3 (7 and 19 cells) with perfect play; the MCTS-solver proves it from the empty
+    // board (side 3 after a few thousand playouts) and opens with a winning move. The exhaustive reference gives
+    // the winning moves of side 2; on side 3 it takes tens of seconds, so there the engine's solver gives them (its
+    // value of the empty hex3 board is checked against the reference in tests/solve.rs).
     for side in [2, 3] {
         let game = Game::new(Arc::new(Geometry::hex(side).unwrap()));
-        let mut memo = HashMap::new();
-        let exact = common::solve(game.position(), &mut memo);
-        assert_eq!(exact, Outcome::Win(Color::Black), "hex{side}");
+        let exact = Outcome::Win(Color::Black);
+        let winners = if side == 2 {
+            let mut memo = HashMap::new();
+            assert_eq!(
+                common::solve(game.position(), &mut memo),
+                exact,
+                "hex{side}"
+            );
+            optimal_moves(game.position(), exact, &mut memo)
+        } else {
+            solver_winning_moves(game.position())
+        };
+        assert!(!winners.is_empty(), "hex{side}: no winning move");
         let result = search(&game, PlayerKind::Mcts, 400_000, 1);
         assert_eq!(result.info.proof, Some(exact), "hex{side}: root not proven");
         assert!(result.playouts < 100_000, "hex{side}: {}", result.playouts);
         let best = result.best.unwrap();
-        let winners = optimal_moves(game.position(), exact, &mut memo);
         assert!(winners.contains(&best), "hex{side}: {best:?} does not win");
     }
 }
@@ -100,10 +126,12 @@ fn solver_agrees_with_exhaustive_search_and_plays_optimally() {
     let mut rng = Rng::new(5);
     let mut memo = HashMap::new();
     let (mut proven, mut total) = (0, 0);
-    for &(w, h, left) in &[(4, 4, 7), (5, 4, 7), (5, 5, 8), (6, 4, 8)] {
+    // The exhaustive reference takes nearly all the time, growing fast with the empty points: six positions a
+    // board with at most seven empty points keep this test to seconds.
+    for &(w, h, left) in &[(4, 4, 6), (5, 4, 7), (5, 5, 7), (6, 4, 7)] {
         let mut accepted = 0;
         for _ in 0..200 {
-            if accepted == 10 {
+            if accepted == 6 {
                 break;
             }
             // A random position with `left` empty points (or fewer, after captures).
@@ -145,7 +173,7 @@ fn solver_agrees_with_exhaustive_search_and_plays_optimally() {
             );
         }
     }
-    assert!(total >= 35, "only {total} positions");
+    assert!(total >= 20, "only {total} positions");
     assert!(
         proven * 10 >= total * 9,
         "only {proven} of {total} positions proven"

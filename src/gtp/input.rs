@@ -23,27 +23,9 @@ pub struct RawLine {
 /// # Errors
 /// Errors of the underlying reader.
 pub fn read_line<R: BufRead + ?Sized>(input: &mut R) -> io::Result<Option<RawLine>> {
-    let mut line = RawLine {
-        bytes: Vec::new(),
-        truncated: false,
-    };
-    let mut seen_any = false;
     let mut in_comment = false;
     let mut space = false;
-    loop {
-        let buf = match input.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            return Ok(seen_any.then_some(line));
-        }
-        seen_any = true;
-        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], Some(i + 1)),
-            None => (buf, None),
-        };
+    read_with(input, |line, chunk| {
         for &b in chunk {
             match b {
                 _ if in_comment || line.truncated => {}
@@ -65,12 +47,7 @@ pub fn read_line<R: BufRead + ?Sized>(input: &mut R) -> io::Result<Option<RawLin
                 }
             }
         }
-        let used = done.unwrap_or(buf.len());
-        input.consume(used);
-        if done.is_some() {
-            return Ok(Some(line));
-        }
-    }
+    })
 }
 
 /// Reads the next line from `input` as it is, without the newline, keeping at most [`MAX_LINE`] bytes (the rest
@@ -80,6 +57,23 @@ pub fn read_line<R: BufRead + ?Sized>(input: &mut R) -> io::Result<Option<RawLin
 /// # Errors
 /// Errors of the underlying reader.
 pub fn read_raw_line<R: BufRead + ?Sized>(input: &mut R) -> io::Result<Option<RawLine>> {
+    read_with(input, |line, chunk| {
+        let room = MAX_LINE - line.bytes.len();
+        if chunk.len() > room {
+            line.truncated = true;
+        }
+        line.bytes
+            .extend_from_slice(&chunk[..chunk.len().min(room)]);
+    })
+}
+
+/// Reads the next line from `input` in the chunks the reader has buffered, giving each chunk of the line (without
+/// the newline) to `keep`, which adds what it keeps of it to the line. Returns `None` at end of input; a last line
+/// without a newline is still returned.
+fn read_with<R: BufRead + ?Sized>(
+    input: &mut R,
+    mut keep: impl FnMut(&mut RawLine, &[u8]),
+) -> io::Result<Option<RawLine>> {
     let mut line = RawLine {
         bytes: Vec::new(),
         truncated: false,
@@ -99,12 +93,7 @@ pub fn read_raw_line<R: BufRead + ?Sized>(input: &mut R) -> io::Result<Option<Ra
             Some(i) => (&buf[..i], Some(i + 1)),
             None => (buf, None),
         };
-        let room = MAX_LINE - line.bytes.len();
-        if chunk.len() > room {
-            line.truncated = true;
-        }
-        line.bytes
-            .extend_from_slice(&chunk[..chunk.len().min(room)]);
+        keep(&mut line, chunk);
         let used = done.unwrap_or(buf.len());
         input.consume(used);
         if done.is_some() {

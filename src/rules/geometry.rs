@@ -469,14 +469,7 @@ impl Geometry {
         if shape.is_hex() {
             state ^= 0x6865_7868_6578_0000;
         }
-        let mut next = move || {
-            // SplitMix64.
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
+        let mut next = move || crate::rng::splitmix64(&mut state);
         let mut keys = Table::new([0u64; 2]);
         for i in 0..len {
             keys[i] = [next(), next()];

@@ -283,13 +283,7 @@ impl Hasher {
         }
         let n = geo.len();
         let mut state = 0x5851_f42d_4c95_7f2du64 ^ (n as u64) << 17;
-        let mut next = move || {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
+        let mut next = move || crate::rng::splitmix64(&mut state);
         let base: Vec<u64> = (0..2 * n).map(|_| next()).collect();
         let perm: Vec<Vec<u16>> = syms
             .iter()

@@ -3,9 +3,40 @@
 #![allow(dead_code)]
 
 use std::collections::BTreeSet;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
 
 use oust::rules::{Color, Geometry, Position, Shape};
+
+/// Runs `cmd` with `input` on its stdin and returns what it wrote. stdin is written from another thread, so that a
+/// full stdout pipe cannot deadlock the test; an engine that exits before reading all of it is no error here.
+pub fn run_with_input(cmd: &mut Command, input: &[u8]) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+/// Runs the engine binary with `args` and `input`, without the caller's `RUST_LOG`.
+pub fn run_binary(args: &[&str], input: &[u8]) -> Output {
+    run_with_input(
+        Command::new(env!("CARGO_BIN_EXE_oust"))
+            .args(args)
+            .env_remove("RUST_LOG"),
+        input,
+    )
+}
 
 /// Builds a position from rows written top to bottom (`X` black, `O` white, `.` empty).
 pub fn position(rows: &[&str], to_move: Color) -> Position {

@@ -55,7 +55,7 @@
 
 # printsgf writes the record back: the players' names of the file, the result, consecutive moves of one colour.
 16 printsgf
-#? [\(;FF\[4\]GM\[1\]CA\[UTF-8\]AP\[oust:[0-9.]+\]SZ\[9\]GN\[Oust\]PW\[/work/scratch/oust-bin\]RE\[W\+\]\n;B\[dg\];W\[ag\];B\[fc\];W\[hf\];B\[bb\];W\[id\];B\[cd\];W\[gg\]\n;B\[fg\];W\[gh\];W\[de\];B\[ce\].*;W\[dc\]\)]
+#? [\(;FF\[4\]GM\[1\]CA\[UTF-8\]AP\[oust:[0-9.]+\]SZ\[9\]GN\[Oust\]PW\[oust\]RE\[W\+\]\n;B\[dg\];W\[ag\];B\[fc\];W\[hf\];B\[bb\];W\[id\];B\[cd\];W\[gg\]\n;B\[fg\];W\[gh\];W\[de\];B\[ce\].*;W\[dc\]\)]
 
 # A computer-against-computer game saved by GoGui.
 17 loadsgf sgf/gogui-cvc-game.sgf
