@@ -95,7 +95,7 @@ pub fn prove_win(
             break;
         }
         expansions += 1;
-        if expansions % CHECK_EVERY == 0 {
+        if expansions.is_multiple_of(CHECK_EVERY) {
             if limits.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
                 stopped = Some(StopReason::Stopped);
                 break;
