@@ -221,7 +221,7 @@ fn solve_refuses_what_it_cannot_finish_and_never_aborts() {
         "{stdout}"
     );
     assert!(stdout.contains("\ntree: 1.0 MB\n"), "{stdout}");
-    let out = run(&["solve", "--pns", "--size", "7", "--seconds", "0"]);
+    let out = run(&["solve", "--pns", "--size", "7", "--seconds", "0.001"]);
     assert_eq!(out.status.code(), Some(3));
     assert!(
         text(&out.stdout).starts_with("value: unknown (out of time)\n"),
