@@ -132,7 +132,7 @@ struct SolveArgs {
     /// Solve the position at the end of this SGF record instead
     #[arg(long, value_name = "FILE")]
     sgf: Option<PathBuf>,
-    /// Memory for the solver's table, in megabytes
+    /// Memory for the solver's table (or the tree of --pns), in megabytes; at most the machine's memory
     #[arg(long, value_name = "MB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     memory_mb: u64,
     /// Give up after this many seconds and answer unknown
@@ -154,7 +154,7 @@ struct SolveArgs {
     #[arg(long)]
     no_table: bool,
     /// Prove or disprove only "the side to move wins" with proof-number search instead (a second algorithm: a
-    /// plain tree, no table), within --nodes (default 20000000) nodes
+    /// plain tree, no table), within --nodes (default 20000000) nodes and --memory-mb (40 bytes a node)
     #[arg(long)]
     pns: bool,
 }
@@ -729,6 +729,17 @@ fn play_match(args: &MatchArgs) -> ExitCode {
     }
 }
 
+/// Nodes of proof-number search without `--nodes`.
+const PNS_NODES: u64 = 20_000_000;
+
+/// The machine's memory in bytes (Linux's `MemTotal`), when it can be read.
+fn machine_memory_bytes() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kb.checked_mul(1024)
+}
+
 /// `oust solve`: the report on stdout, progress on stderr.
 fn solve(args: &SolveArgs) -> ExitCode {
     let position = match &args.sgf {
@@ -752,10 +763,23 @@ fn solve(args: &SolveArgs) -> ExitCode {
             }
         }
     };
+    let memory_bytes = usize::try_from(args.memory_mb)
+        .unwrap_or(usize::MAX)
+        .saturating_mul(1 << 20);
+    if let Some(total) = machine_memory_bytes()
+        && memory_bytes as u64 > total
+    {
+        return usage_error(
+            Some("solve"),
+            &format!(
+                "--memory-mb {} is more than this machine's memory ({} MB)",
+                args.memory_mb,
+                total >> 20
+            ),
+        );
+    }
     let options = solve::Options {
-        memory_bytes: usize::try_from(args.memory_mb)
-            .unwrap_or(usize::MAX)
-            .saturating_mul(1 << 20),
+        memory_bytes,
         table: !args.no_table,
         symmetry: !args.no_symmetry,
         exact_distance: !args.value_only,
@@ -773,30 +797,43 @@ fn solve(args: &SolveArgs) -> ExitCode {
         stop: Some(&interrupt),
     };
     let geo = position.geometry_arc().clone();
+    if let Status::Over(o) = position.status() {
+        eprintln!(
+            "oust solve: the game is over ({}): nothing to solve",
+            o.describe()
+        );
+        return ExitCode::from(2);
+    }
     if args.pns {
-        if let Status::Over(o) = position.status() {
-            eprintln!(
-                "oust solve: the game is over ({}): nothing to solve",
-                o.describe()
-            );
-            return ExitCode::from(2);
-        }
         let start = std::time::Instant::now();
-        let limit = usize::try_from(args.nodes.unwrap_or(20_000_000)).unwrap_or(usize::MAX);
-        let result = solve::pns::prove_win(&position, limit);
+        let limits = solve::Limits {
+            nodes: Some(args.nodes.unwrap_or(PNS_NODES)),
+            ..limits
+        };
+        let result = match solve::pns::prove_win(&position, memory_bytes, &limits) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("oust solve: {e}");
+                return ExitCode::from(2);
+            }
+        };
         let elapsed = start.elapsed().as_secs_f64();
-        let verdict = match result.wins {
-            Some(true) => format!("win for {}", position.to_move()),
-            Some(false) => format!("no win for {} (a loss or no winner)", position.to_move()),
-            None => "unknown (node limit reached)".to_string(),
+        let verdict = match (result.wins, result.stopped) {
+            (Some(true), _) => format!("win for {}", position.to_move()),
+            (Some(false), _) => format!("no win for {} (a loss or no winner)", position.to_move()),
+            (None, Some(why)) => format!("unknown ({why})"),
+            (None, None) => "unknown".to_string(),
         };
         print_out(&format!(
-            "value: {verdict}\nnodes: {}\nnodes/s: {:.0}\ntime: {elapsed:.3} s\n",
+            "value: {verdict}\nnodes: {}\nnodes/s: {:.0}\ntree: {:.1} MB\ntime: {elapsed:.3} s\n",
             result.nodes,
-            result.nodes as f64 / elapsed.max(1e-9)
+            result.nodes as f64 / elapsed.max(1e-9),
+            (result.nodes * solve::pns::NODE_BYTES) as f64 / (1 << 20) as f64,
         ));
         return if result.wins.is_some() {
             ExitCode::SUCCESS
+        } else if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+            ExitCode::from(130)
         } else {
             ExitCode::from(3)
         };
@@ -827,6 +864,10 @@ fn solve(args: &SolveArgs) -> ExitCode {
     };
     let report = match solver.solve(&position, &limits, &mut progress) {
         Ok(r) => r,
+        Err(e @ solve::SolveError::Unlimited { .. }) => {
+            eprintln!("oust solve: {e} (--seconds S or --nodes N)");
+            return ExitCode::from(2);
+        }
         Err(e) => {
             eprintln!("oust solve: {e}");
             return ExitCode::from(2);

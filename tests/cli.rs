@@ -174,3 +174,78 @@ fn solve_from_an_sgf_position_and_its_errors() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("error: invalid value '0' for '--memory-mb <MB>'"));
 }
+
+#[test]
+fn solve_refuses_what_it_cannot_finish_and_never_aborts() {
+    // More than 25 empty points without a limit: refused at once, with the reason and the way out.
+    let out = run(&["solve", "--size", "5x6", "--memory-mb", "8"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "oust solve: 5x6 board, black to move, 30 empty points; table 8 MB\n\
+         oust solve: 30 empty points are more than the 25 a solve without a limit takes on (5x5, the largest board \
+         proven here, took 7 minutes with 25; each further point multiplies the work): give a time or node limit \
+         to try anyway (--seconds S or --nodes N)\n"
+    );
+    assert!(text(&out.stdout).is_empty());
+    // With a limit it runs, and says unknown.
+    let out = run(&[
+        "solve",
+        "--size",
+        "hex4",
+        "--nodes",
+        "2000",
+        "--memory-mb",
+        "8",
+    ]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        text(&out.stdout).starts_with("value: unknown (node limit reached)\nnodes: 2000\n"),
+        "{}",
+        text(&out.stdout)
+    );
+    // A table larger than the machine: refused before anything runs.
+    let out = run(&["solve", "--memory-mb", "1048576"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("error: --memory-mb 1048576 is more than this machine's memory ("),
+        "{stderr}"
+    );
+    // Proof-number search keeps its tree within --memory-mb, and obeys --seconds.
+    let out = run(&["solve", "--pns", "--size", "4", "--memory-mb", "1"]);
+    assert_eq!(out.status.code(), Some(3));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("value: unknown (the tree filled the memory limit)\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\ntree: 1.0 MB\n"), "{stdout}");
+    let out = run(&["solve", "--pns", "--size", "7", "--seconds", "0.001"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        text(&out.stdout).starts_with("value: unknown (out of time)\n"),
+        "{}",
+        text(&out.stdout)
+    );
+    // A position whose side to move cannot place: the pass is the best move (the 3x2 position of
+    // tests/suites/solve.tst, as an SGF set-up).
+    let dir = std::env::temp_dir().join(format!("oust-cli-solve-pass-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pass = dir.join("pass.sgf");
+    std::fs::write(&pass, "(;FF[4]SZ[3:2]AB[ca][ab][bb][cb]AW[aa]PL[W])").unwrap();
+    let out = run(&["solve", "--sgf", pass.to_str().unwrap(), "--pns"]);
+    let pns = text(&out.stdout);
+    let out = run(&["solve", "--sgf", pass.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("value: loss for white\nbest: pass\ndistance: 2\npv: w:pass b:"),
+        "{stdout}"
+    );
+    assert!(
+        pns.starts_with("value: no win for white (a loss or no winner)\n"),
+        "{pns}"
+    );
+}

@@ -49,6 +49,16 @@ fn random_position(start: &Position, plies: usize, rng: &mut Rng) -> Option<Posi
     (!matches!(pos.status(), Status::Over(_))).then_some(pos)
 }
 
+/// Proof-number search within `nodes` nodes (and the memory they take).
+fn prove_win(pos: &Position, nodes: u64) -> oust::solve::pns::PnsResult {
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    oust::solve::pns::prove_win(pos, nodes as usize * oust::solve::pns::NODE_BYTES, &limits)
+        .unwrap()
+}
+
 fn empty(shape: &str) -> Position {
     Position::new(Arc::new(
         Geometry::new(Shape::parse(shape).unwrap()).unwrap(),
@@ -271,7 +281,7 @@ fn move_values_find_the_winning_first_moves() {
 fn proof_number_search_agrees_on_the_small_boards() {
     for &(shape, value, _) in BOARDS {
         let pos = empty(shape);
-        let r = oust::solve::pns::prove_win(&pos, 20_000_000);
+        let r = prove_win(&pos, 20_000_000);
         assert_eq!(r.wins, Some(value == Value::Win), "{shape}");
     }
     // And on random positions, extra turns and forced passes included.
@@ -284,8 +294,100 @@ fn proof_number_search_agrees_on_the_small_boards() {
                 continue;
             };
             let s = solution(&mut solver, &pos);
-            let r = oust::solve::pns::prove_win(&pos, 5_000_000);
+            let r = prove_win(&pos, 5_000_000);
             assert_eq!(r.wins, Some(s.value == Value::Win), "{shape}");
         }
     }
+}
+
+#[test]
+fn a_large_position_needs_a_limit() {
+    // 9x3 with 25 empty points: solved without a limit (Black's A2 joins A1 and takes B1, White's only stone).
+    let pos = common::position(&[".........", ".........", "XO......."], Color::Black);
+    assert_eq!(pos.empties().len(), oust::solve::MAX_UNLIMITED_EMPTY);
+    let s = solve_with(&pos, options(true, true));
+    assert_eq!((s.value, s.distance), (Value::Win, 1));
+    assert_eq!(oust::notation::move_name(pos.geometry(), s.best), "A2");
+    // One empty point more: refused up front, value and move values alike, with the reason.
+    let pos = common::position(&[".........", ".........", "X........"], Color::White);
+    let mut solver = Solver::new(options(true, true)).unwrap();
+    let err = solver
+        .solve(&pos, &Limits::default(), &mut |_| {})
+        .unwrap_err();
+    assert_eq!(err, SolveError::Unlimited { empty: 26 });
+    assert_eq!(
+        err.to_string(),
+        "26 empty points are more than the 25 a solve without a limit takes on (5x5, the largest board proven \
+         here, took 7 minutes with 25; each further point multiplies the work): give a time or node limit to try \
+         anyway"
+    );
+    let err = solver
+        .move_values(&pos, &Limits::default(), &mut |_| {})
+        .unwrap_err();
+    assert_eq!(err, SolveError::Unlimited { empty: 26 });
+    // With a limit it runs, and says unknown when the limit comes first.
+    let limits = Limits {
+        nodes: Some(1000),
+        ..Limits::default()
+    };
+    let report = solver.solve(&pos, &limits, &mut |_| {}).unwrap();
+    assert_eq!(report.verdict, Verdict::Unknown(StopReason::NodeLimit));
+    assert_eq!(report.stats.nodes, 1000);
+}
+
+#[test]
+fn a_table_the_system_refuses_is_an_error_not_an_abort() {
+    // A petabyte: beyond any machine's address space.
+    let bytes = 1usize << 50;
+    let mut solver = Solver::new(Options {
+        memory_bytes: bytes,
+        ..Options::default()
+    })
+    .unwrap();
+    let err = solver
+        .solve(&empty("3"), &Limits::default(), &mut |_| {})
+        .unwrap_err();
+    assert_eq!(err, SolveError::NoMemory { bytes });
+    assert_eq!(
+        err.to_string(),
+        "no memory for a table of 1073741824 MB: the system refused it"
+    );
+}
+
+#[test]
+fn proof_number_search_stops_at_its_limits() {
+    use oust::solve::pns::{NODE_BYTES, prove_win as pns};
+    let pos = empty("4");
+    // The tree's memory: it stops before it would need more.
+    let r = pns(&pos, 1000 * NODE_BYTES, &Limits::default()).unwrap();
+    assert_eq!((r.wins, r.stopped), (None, Some(StopReason::MemoryFull)));
+    assert!(r.nodes <= 1000 && r.nodes > 900, "{}", r.nodes);
+    let limits = Limits {
+        nodes: Some(5000),
+        ..Limits::default()
+    };
+    let r = pns(&pos, 1 << 26, &limits).unwrap();
+    assert_eq!((r.wins, r.stopped), (None, Some(StopReason::NodeLimit)));
+    assert!((5000..5100).contains(&r.nodes), "{}", r.nodes);
+    let limits = Limits {
+        deadline: Some(std::time::Instant::now()),
+        ..Limits::default()
+    };
+    let r = pns(&pos, 1 << 26, &limits).unwrap();
+    assert_eq!((r.wins, r.stopped), (None, Some(StopReason::Deadline)));
+    let stop = AtomicBool::new(true);
+    let limits = Limits {
+        stop: Some(&stop),
+        ..Limits::default()
+    };
+    let r = pns(&pos, 1 << 26, &limits).unwrap();
+    assert_eq!((r.wins, r.stopped), (None, Some(StopReason::Stopped)));
+    // Room for fewer than two nodes is refused.
+    assert!(matches!(
+        pns(&pos, NODE_BYTES, &Limits::default()),
+        Err(SolveError::MemoryTooSmall { .. })
+    ));
+    // Proven within the limits: no stop reason.
+    let r = pns(&empty("3"), 1 << 20, &Limits::default()).unwrap();
+    assert_eq!((r.wins, r.stopped), (Some(true), None));
 }

@@ -212,3 +212,99 @@ fn the_tree_search_solver_agrees_with_the_solver() {
     }
     assert!(proofs >= 10, "{proofs} proofs");
 }
+
+/// Where the tree search proves the root before its playouts run out, and the solver's small share of the budget
+/// did not, the solver gets the rest of the budget: genmove plays the fastest win or the slowest loss, never just
+/// some move the tree proved. The tree's proof, the solver's value and the move all agree, and the game after the
+/// move is one move shorter than the solver's distance.
+#[test]
+fn a_tree_proof_is_played_at_the_solvers_distance() {
+    let mut rng = Rng::new(8);
+    let mut check = Solver::new(solve::Options::default()).unwrap();
+    // Positions where the tree search ran and proved a win or a loss.
+    let (mut wins, mut losses) = (0, 0);
+    for shape in ["3x4", "hex3", "2x6", "3x5", "4"] {
+        let geo = Arc::new(Geometry::new(Shape::parse(shape).unwrap()).unwrap());
+        for _ in 0..12 {
+            let mut game = Game::new(geo.clone());
+            for _ in 0..2 + rng.below(6) {
+                let pos = game.position();
+                if !matches!(pos.status(), Status::Ongoing) {
+                    break;
+                }
+                let moves = pos.legal_moves();
+                game.play(pos.to_move(), moves[rng.below(moves.len())])
+                    .unwrap();
+            }
+            let pos = game.position().clone();
+            if !matches!(pos.status(), Status::Ongoing) || pos.legal_moves().len() < 2 {
+                continue;
+            }
+            let me = pos.to_move();
+            let search = |share: f64| {
+                let request = Request {
+                    limits: Limits {
+                        playouts: Some(2_000),
+                        time: None,
+                    },
+                    seed: 5,
+                    ..Request::default()
+                };
+                Searcher::default().search(
+                    &game,
+                    &setup(PlayerKind::Mcts, share),
+                    &request,
+                    &mut |_| Control::Continue,
+                )
+            };
+            // A share of 0.005 gives the solver 200 nodes first: too few for most of these positions.
+            let result = search(0.005);
+            if result.playouts == 0 {
+                continue;
+            }
+            let Some(proof) = result.info.proof else {
+                continue;
+            };
+            let solution = solve(&mut check, &pos);
+            assert_eq!(
+                proof,
+                solution.value.outcome(me),
+                "{shape}: the proofs disagree"
+            );
+            if solution.value == Value::Draw {
+                // A draw has no fastest or slowest line to keep.
+                continue;
+            }
+            let mut distance_after = |mv| {
+                let mut after = pos.clone();
+                after.play(mv).unwrap();
+                match after.status() {
+                    Status::Over(o) => (o, 0),
+                    _ => {
+                        let s = solve(&mut check, &after);
+                        (s.value.outcome(after.to_move()), s.distance)
+                    }
+                }
+            };
+            let best = result.best.unwrap();
+            assert_eq!(
+                result.info.moves[0].mv, best,
+                "{shape}: the move played leads"
+            );
+            assert_eq!(
+                distance_after(best),
+                (proof, solution.distance - 1),
+                "{shape}: {best:?} is not on a line of the solver's distance {}",
+                solution.distance
+            );
+            if solution.value == Value::Win {
+                wins += 1;
+            } else {
+                losses += 1;
+            }
+        }
+    }
+    // On these positions the tree search's own choice (share 0) happened to be at the solver's distance too, so
+    // this checks agreement; it does not single out the refinement.
+    assert!(wins >= 5 && losses >= 2, "{wins} wins, {losses} losses");
+}

@@ -18,8 +18,8 @@ pub use playout::{PlayoutResult, play_random, random_playout};
 pub use simple::choose_quick;
 
 use crate::rng::Rng;
-use crate::rules::{Color, Game, Move, Position, Shape, Status};
-use crate::solve::{self, SolveError, Solver, Value, Verdict};
+use crate::rules::{Color, Game, Move, Outcome, Position, Shape, Status};
+use crate::solve::{self, Solution, SolveError, Solver, Value, Verdict};
 use tree::{EXPANDED, Tree};
 
 /// Which player chooses the moves.
@@ -182,6 +182,36 @@ impl Searcher {
         Ok(report)
     }
 
+    /// The solver's solution of `pos` within `deadline` or `nodes` (neither: no solve), `None` when it stops first
+    /// or cannot run (a warning says why).
+    fn solve_within(
+        &mut self,
+        pos: &Position,
+        setup: &Setup,
+        deadline: Option<Instant>,
+        nodes: Option<u64>,
+        stop: &AtomicBool,
+    ) -> Option<Solution> {
+        if deadline.is_none() && nodes.is_none() {
+            return None;
+        }
+        let limits = solve::Limits {
+            deadline,
+            nodes,
+            stop: Some(stop),
+        };
+        match self.solve(pos, setup.solver_bytes, &limits) {
+            Ok(report) => match report.verdict {
+                Verdict::Solved(solution) => Some(solution),
+                Verdict::Unknown(_) => None,
+            },
+            Err(e) => {
+                log::warn!("solver: {e}");
+                None
+            }
+        }
+    }
+
     /// The solver's move when it proves `pos` within its share of `limits`.
     fn solved_move(
         &mut self,
@@ -200,50 +230,62 @@ impl Searcher {
             .playouts
             .filter(|_| deadline.is_none())
             .map(|p| (p as f64 * share * SOLVER_NODES_PER_PLAYOUT) as u64);
-        if deadline.is_none() && nodes.is_none() {
-            return None;
-        }
-        let limits = solve::Limits {
-            deadline,
-            nodes,
-            stop: Some(stop),
-        };
-        let report = match self.solve(pos, setup.solver_bytes, &limits) {
-            Ok(r) => r,
-            Err(e) => {
-                log::warn!("solver: {e}");
-                return None;
-            }
-        };
-        let Verdict::Solved(solution) = report.verdict else {
-            return None;
-        };
-        let outcome = solution.value.outcome(pos.to_move());
-        let winrate = match solution.value {
-            Value::Win => 1.0,
-            Value::Loss => 0.0,
-            Value::Draw => 0.5,
-        };
+        let solution = self.solve_within(pos, setup, deadline, nodes, stop)?;
+        let mut info = RootInfo::default();
+        lead_with(&mut info, pos.to_move(), &solution);
         Some(SearchResult {
             best: Some(solution.best),
-            info: RootInfo {
-                moves: vec![MoveStats {
-                    mv: solution.best,
-                    visits: 0,
-                    winrate,
-                    prior: 1.0,
-                    proof: Some(outcome),
-                    pv: solution.pv,
-                }],
-                visits: 0,
-                playouts: 0,
-                nodes: 0,
-                proof: Some(outcome),
-            },
+            info,
             playouts: 0,
             reused: 0,
             elapsed: start.elapsed(),
         })
+    }
+
+    /// When the tree search has proven the root a win or a loss before its budget ran out, the solver gets the
+    /// rest of the budget to find the fastest win or the slowest loss (the tree search proves a value, not a
+    /// distance). Its move replaces the tree's, and leads `result.info`. A value that contradicts the tree's proof
+    /// is a bug: it is logged, and the solver's move is played.
+    fn refine_proof(
+        &mut self,
+        pos: &Position,
+        setup: &Setup,
+        limits: Limits,
+        start: Instant,
+        stop: &AtomicBool,
+        result: &mut SearchResult,
+    ) {
+        let me = pos.to_move();
+        let Some(proof @ Outcome::Win(_)) = result.info.proof else {
+            return;
+        };
+        let deadline = limits.time.map(|t| start + t);
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return;
+        }
+        let nodes = limits
+            .playouts
+            .filter(|_| deadline.is_none())
+            .map(|p| (p.saturating_sub(result.playouts) as f64 * SOLVER_NODES_PER_PLAYOUT) as u64)
+            .filter(|&n| n > 0);
+        let Some(solution) = self.solve_within(pos, setup, deadline, nodes, stop) else {
+            return;
+        };
+        if solution.value.outcome(me) != proof {
+            log::error!(
+                "the tree search proved {} but the solver {} for {me}: playing the solver's move",
+                proof.describe(),
+                solution.value.name()
+            );
+        }
+        log::debug!(
+            "solver: the tree's proof refined: {} {} in {}",
+            solution.value.name(),
+            crate::notation::move_name(pos.geometry(), solution.best),
+            solution.distance
+        );
+        result.best = Some(solution.best);
+        lead_with(&mut result.info, me, &solution);
     }
 
     /// Forgets what the kept tree knows but keeps its memory, so that the next search starts from nothing.
@@ -347,11 +389,10 @@ impl Searcher {
             result.best = choose_quick(pos, &mut Rng::new(seed));
         }
         result.info = mcts::root_info(&kept.tree, pos, result.playouts);
-        result.elapsed = start.elapsed();
         log::debug!(
             "search: {} in {:.3}s, {} reused visits, {} nodes{}",
             crate::notation::count(result.playouts, "playout"),
-            result.elapsed.as_secs_f64(),
+            start.elapsed().as_secs_f64(),
             reused,
             kept.tree.used(),
             if kept.tree.is_full() {
@@ -360,6 +401,10 @@ impl Searcher {
                 ""
             }
         );
+        if setup.player == PlayerKind::Mcts && setup.solver_share > 0.0 && interval.is_none() {
+            self.refine_proof(pos, setup, request.limits, start, stop, &mut result);
+        }
+        result.elapsed = start.elapsed();
         result
     }
 
@@ -434,6 +479,37 @@ impl Searcher {
         });
         0
     }
+}
+
+/// Puts the solver's move first in `info`, with its proof and the solver's line, and the root's proof.
+fn lead_with(info: &mut RootInfo, me: Color, solution: &Solution) {
+    let outcome = solution.value.outcome(me);
+    let winrate = match solution.value {
+        Value::Win => 1.0,
+        Value::Loss => 0.0,
+        Value::Draw => 0.5,
+    };
+    let stats = match info.moves.iter().position(|m| m.mv == solution.best) {
+        Some(i) => info.moves.remove(i),
+        None => MoveStats {
+            mv: solution.best,
+            visits: 0,
+            winrate,
+            prior: 1.0,
+            proof: None,
+            pv: Vec::new(),
+        },
+    };
+    info.moves.insert(
+        0,
+        MoveStats {
+            winrate,
+            proof: Some(outcome),
+            pv: solution.pv.clone(),
+            ..stats
+        },
+    );
+    info.proof = Some(outcome);
 }
 
 /// A tree of `capacity` nodes, or of the most nodes the allocator grants when it refuses that many (the

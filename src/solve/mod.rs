@@ -43,6 +43,12 @@ const DECIDED: i32 = MATE - MAX_PLY as i32 - 1;
 pub const MAX_PLY: usize = 2_000;
 /// Smallest memory limit: the table needs room to be useful.
 pub const MIN_MEMORY_BYTES: usize = 1 << 20;
+/// The most empty points a solve without a time or node limit takes on. The largest board proven here, 5x5, has 25
+/// and took 446 s and 238 million nodes; every further empty point multiplies the work by about two to five times, so
+/// beyond it an unlimited solve would run for hours or days with nothing to show. A position with more empty points
+/// is refused ([`SolveError::Unlimited`]) unless the solve has a deadline or a node limit, and then it answers
+/// [`Verdict::Unknown`] when the limit comes first.
+pub const MAX_UNLIMITED_EMPTY: usize = 25;
 /// Nodes between two looks at the clock and the stop flag (a node limit is met exactly).
 const CHECK_EVERY: u64 = 256;
 
@@ -124,6 +130,8 @@ pub enum StopReason {
     NodeLimit,
     /// A line reached [`MAX_PLY`] moves.
     TooDeep,
+    /// The tree of proof-number search filled its memory (alpha-beta's table never does: it replaces entries).
+    MemoryFull,
 }
 
 impl std::fmt::Display for StopReason {
@@ -133,6 +141,7 @@ impl std::fmt::Display for StopReason {
             StopReason::Deadline => "out of time",
             StopReason::NodeLimit => "node limit reached",
             StopReason::TooDeep => "a line longer than the solver follows",
+            StopReason::MemoryFull => "the tree filled the memory limit",
         })
     }
 }
@@ -226,6 +235,17 @@ pub enum SolveError {
         /// Points of the board.
         points: usize,
     },
+    /// The allocator refused the memory of the table (a limit beyond what the machine has).
+    NoMemory {
+        /// The table's size, in bytes.
+        bytes: usize,
+    },
+    /// A solve without a deadline or a node limit of a position with more than [`MAX_UNLIMITED_EMPTY`] empty
+    /// points: it would run for hours or days.
+    Unlimited {
+        /// Empty points of the position.
+        empty: usize,
+    },
 }
 
 impl std::fmt::Display for SolveError {
@@ -242,6 +262,17 @@ impl std::fmt::Display for SolveError {
             SolveError::BoardTooLarge { points } => {
                 write!(f, "a board of {points} points is too large for the solver")
             }
+            SolveError::NoMemory { bytes } => write!(
+                f,
+                "no memory for a table of {} MB: the system refused it",
+                bytes >> 20
+            ),
+            SolveError::Unlimited { empty } => write!(
+                f,
+                "{empty} empty points are more than the {MAX_UNLIMITED_EMPTY} a solve without a limit takes on \
+                 (5x5, the largest board proven here, took 7 minutes with 25; each further point multiplies the \
+                 work): give a time or node limit to try anyway"
+            ),
         }
     }
 }
@@ -453,7 +484,17 @@ impl Solver {
             }
         }
         if self.options.table && self.table.is_none() {
-            self.table = Some(Table::with_bytes(self.options.memory_bytes));
+            let bytes = self.options.memory_bytes;
+            self.table = Some(Table::try_with_bytes(bytes).ok_or(SolveError::NoMemory { bytes })?);
+        }
+        Ok(())
+    }
+
+    /// Refuses a solve without a limit of a position too large to finish ([`MAX_UNLIMITED_EMPTY`]).
+    fn check_limits(pos: &Position, limits: &Limits) -> Result<(), SolveError> {
+        let empty = pos.empties().len();
+        if limits.deadline.is_none() && limits.nodes.is_none() && empty > MAX_UNLIMITED_EMPTY {
+            return Err(SolveError::Unlimited { empty });
         }
         Ok(())
     }
@@ -462,7 +503,9 @@ impl Solver {
     ///
     /// # Errors
     /// [`SolveError::GameOver`] when the game has ended; [`SolveError::BoardTooLarge`] for a board of more points
-    /// than the table can name.
+    /// than the table can name; [`SolveError::Unlimited`] for a position of more than [`MAX_UNLIMITED_EMPTY`]
+    /// empty points without a deadline or node limit; [`SolveError::NoMemory`] when the table's memory cannot be
+    /// had.
     pub fn solve(
         &mut self,
         pos: &Position,
@@ -472,6 +515,7 @@ impl Solver {
         if let Status::Over(o) = pos.status() {
             return Err(SolveError::GameOver(o));
         }
+        Self::check_limits(pos, limits)?;
         self.prepare(pos)?;
         let mut search = Search::new(self, pos, limits, progress);
         let verdict = match search.run() {
@@ -500,6 +544,7 @@ impl Solver {
         if let Status::Over(o) = pos.status() {
             return Err(SolveError::GameOver(o));
         }
+        Self::check_limits(pos, limits)?;
         self.prepare(pos)?;
         let mut search = Search::new(self, pos, limits, progress);
         let values = search.move_values().ok();

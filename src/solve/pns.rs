@@ -2,6 +2,10 @@
 //! check the alpha-beta solver's values and to compare the two by measurement. A plain tree without a table:
 //! positions are replayed from the root along the path to the most-proving node.
 
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use super::{Limits, SolveError, StopReason};
 use crate::rules::{Color, Move, Position, Status};
 
 const INF: u64 = u64::MAX / 4;
@@ -17,12 +21,20 @@ struct Node {
     or: bool,
 }
 
+/// Bytes of one node of the tree: a search within `memory_bytes` creates at most `memory_bytes / NODE_BYTES` nodes.
+pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+
+/// Expansions between two looks at the clock and the stop flag.
+const CHECK_EVERY: u64 = 256;
+
 /// What a proof-number search found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PnsResult {
     /// `Some(true)` when the side to move wins, `Some(false)` when it does not (a loss or no winner), `None` when
-    /// the node limit came first.
+    /// a limit came first.
     pub wins: Option<bool>,
+    /// Why it stopped without an answer.
+    pub stopped: Option<StopReason>,
     /// Nodes created.
     pub nodes: usize,
 }
@@ -35,11 +47,38 @@ fn leaf(pos: &Position, me: Color) -> (u64, u64) {
     }
 }
 
-/// Proves or disproves that the side to move of `pos` wins, creating at most `max_nodes` nodes.
-pub fn prove_win(pos: &Position, max_nodes: usize) -> PnsResult {
+/// Proves or disproves that the side to move of `pos` wins, its tree held within `memory_bytes` (reserved at the
+/// start, touched as it grows) and stopped by `limits` (the node limit counts the nodes created).
+///
+/// # Errors
+/// [`SolveError::NoMemory`] when the allocator refuses the tree's memory; [`SolveError::MemoryTooSmall`] when it
+/// holds fewer than 2 nodes.
+pub fn prove_win(
+    pos: &Position,
+    memory_bytes: usize,
+    limits: &Limits,
+) -> Result<PnsResult, SolveError> {
+    // Node indices are 32 bits.
+    let capacity = (memory_bytes / NODE_BYTES).min(u32::MAX as usize);
+    if capacity < 2 {
+        return Err(SolveError::MemoryTooSmall {
+            bytes: memory_bytes,
+        });
+    }
+    let mut nodes: Vec<Node> = Vec::new();
+    nodes
+        .try_reserve_exact(capacity)
+        .map_err(|_| SolveError::NoMemory {
+            bytes: memory_bytes,
+        })?;
+    let max_nodes = limits
+        .nodes
+        .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+    let mut expansions = 0u64;
+    let mut stopped = None;
     let me = pos.to_move();
     let (pn, dn) = leaf(pos, me);
-    let mut nodes = vec![Node {
+    nodes.push(Node {
         mv: Move::Pass,
         parent: u32::MAX,
         first: 0,
@@ -47,10 +86,25 @@ pub fn prove_win(pos: &Position, max_nodes: usize) -> PnsResult {
         pn,
         dn,
         or: true,
-    }];
+    });
     let mut work = pos.clone();
     let mut child = pos.clone();
-    while nodes[0].pn != 0 && nodes[0].dn != 0 && nodes.len() < max_nodes {
+    while nodes[0].pn != 0 && nodes[0].dn != 0 {
+        if nodes.len() >= max_nodes {
+            stopped = Some(StopReason::NodeLimit);
+            break;
+        }
+        expansions += 1;
+        if expansions.is_multiple_of(CHECK_EVERY) {
+            if limits.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                stopped = Some(StopReason::Stopped);
+                break;
+            }
+            if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+                stopped = Some(StopReason::Deadline);
+                break;
+            }
+        }
         // The most-proving node, replaying its moves.
         work.copy_from(pos);
         let mut id = 0usize;
@@ -65,8 +119,12 @@ pub fn prove_win(pos: &Position, max_nodes: usize) -> PnsResult {
             id = best.unwrap_or(id);
             work.play(nodes[id].mv).expect("a child's move is legal");
         }
-        // Expand it.
+        // Expand it, when its children fit in the memory.
         let moves = work.legal_moves();
+        if nodes.len() + moves.len() > capacity {
+            stopped = Some(StopReason::MemoryFull);
+            break;
+        }
         let first = nodes.len() as u32;
         for &mv in &moves {
             child.copy_from(&work);
@@ -118,8 +176,9 @@ pub fn prove_win(pos: &Position, max_nodes: usize) -> PnsResult {
         (_, 0) => Some(false),
         _ => None,
     };
-    PnsResult {
+    Ok(PnsResult {
         wins,
+        stopped: if wins.is_some() { None } else { stopped },
         nodes: nodes.len(),
-    }
+    })
 }

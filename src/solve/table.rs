@@ -73,29 +73,47 @@ impl Entry {
     }
 }
 
+/// `n` zeroed words (at least one), or `None` when the allocator refuses them. The memory comes from the allocator
+/// zeroed, so pages are only touched (and committed) as the table fills.
+fn zeroed_words(n: usize) -> Option<Box<[u64]>> {
+    let n = n.max(1);
+    let layout = std::alloc::Layout::array::<u64>(n).ok()?;
+    // SAFETY: the all-zero bit pattern is a valid `u64`; the layout is not zero-sized since `n >= 1`; a null
+    // pointer is handled; and the box takes ownership of exactly the allocation made with this layout (the global
+    // allocator, which `Box` frees with the same layout).
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<u64>();
+        if ptr.is_null() {
+            return None;
+        }
+        Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n)))
+    }
+}
+
 /// A table of `2^k` buckets of two entries: the first keeps the entry that cost more work, the second always takes
 /// the newest. Entries are stored as pairs of words, all zero when empty, so that a fresh table is memory the system
 /// hands out untouched (a large table costs nothing until it fills).
 pub(crate) struct Table {
-    words: Vec<u64>,
+    words: Box<[u64]>,
     mask: usize,
     used: usize,
 }
 
 impl Table {
-    /// The largest table that fits in `bytes` (at least one bucket).
-    pub(crate) fn with_bytes(bytes: usize) -> Table {
+    /// The largest table that fits in `bytes` (at least one bucket), or `None` when the allocator refuses the
+    /// memory (a limit beyond what the machine has): never an abort.
+    pub(crate) fn try_with_bytes(bytes: usize) -> Option<Table> {
         let buckets = (bytes / (2 * ENTRY_BYTES)).max(1);
         let buckets = if buckets.is_power_of_two() {
             buckets
         } else {
             buckets.next_power_of_two() / 2
         };
-        Table {
-            words: vec![0; 4 * buckets],
+        Some(Table {
+            words: zeroed_words(4 * buckets)?,
             mask: buckets - 1,
             used: 0,
-        }
+        })
     }
 
     /// Bytes the entries take.
@@ -113,11 +131,12 @@ impl Table {
         self.words.len() / 2
     }
 
-    /// Empties the table (with fresh, untouched memory).
+    /// Empties the table: fresh, untouched memory when the allocator grants it, else the same memory zeroed.
     pub(crate) fn clear(&mut self) {
-        let len = self.words.len();
-        self.words = Vec::new();
-        self.words = vec![0; len];
+        match zeroed_words(self.words.len()) {
+            Some(fresh) => self.words = fresh,
+            None => self.words.fill(0),
+        }
         self.used = 0;
     }
 

@@ -47,7 +47,11 @@ play w A1
 #? []
 
 12 oust-solve
-#? [(win|loss|draw) pass \d+]
+#? [loss pass 2]
+
+# genmove passes for it, at once.
+121 genmove w
+#? [pass]
 
 # An extra turn is part of the position: Black to place again after a capture.
 13 oust-board 3
@@ -72,6 +76,22 @@ play w A1
 19 oust-solve
 #? [win C3 3]
 
+# A game over without a winner (ruling 8: neither player can place) is refused with its reason too.
+191 boardsize 2
+#? []
+
+play b A2
+play w B2
+play b B1
+192 play w A1
+#? [result 0]
+
+193 oust-solve
+#? [cannot solve: the game is over \(0 \(neither player can place\)\): nothing to solve]*
+
+194 genmove b
+#? [illegal move: the game is over: 0 \(neither player can place\)]*
+
 # Arguments
 20 oust-solve x
 #? [syntax error: the time must be a number of seconds from 0 to 10000000, got 'x']*
@@ -79,11 +99,23 @@ play w A1
 21 oust-solve 1 2
 #? [syntax error: oust-solve takes 0 to 1 arguments \(\[SECONDS\]\), got 2]*
 
-# A board too big to finish in the time: unknown, never a guess.
+# A board too big to finish in the time: unknown, never a guess, however large the board.
 22 oust-board 9
 #? []
 
 23 oust-solve 0.05
+#? [unknown]
+
+231 oust-board 25
+#? []
+
+232 oust-solve 0.05
+#? [unknown]
+
+233 oust-board hex13
+#? []
+
+234 oust-solve 0
 #? [unknown]
 
 # genmove plays the solver's move once it proves the position: the fastest win.
@@ -98,3 +130,17 @@ play w A1
 
 27 genmove b
 #? [(B1|A2) capture 1 result B\+]
+
+# A table the system will not give (64 GB on a smaller machine): genmove goes on without the solver, it never
+# aborts (and where the machine has the memory, the solver plays as usual).
+28 oust-board 3
+#? []
+
+29 oust-set-param solver_mb 65536
+#? []
+
+30 genmove b
+#? [[A-C][1-3]]
+
+31 oust-set-param solver_mb 64
+#? []
