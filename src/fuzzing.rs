@@ -43,7 +43,7 @@ pub const TARGETS: &[(&str, Target)] = &[
 ];
 
 /// Playouts per search in [`conversation`]: every `genmove` and analysis stops after this many.
-pub const PLAYOUTS: u64 = 16;
+pub const PLAYOUTS: u64 = 4;
 /// Commands at most that [`conversation`] runs of one input.
 pub const MAX_COMMANDS: usize = 200;
 /// The longest any single command of [`conversation`] may take.
@@ -303,6 +303,10 @@ fn assert_same_game(a: &Game, b: &Game, what: &str) {
 /// When a property fails.
 pub fn sgf_record(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
+    // The file that `loadsgf` reads, written once for every board.
+    let path = scratch().join("record.sgf");
+    std::fs::write(&path, data).expect("a scratch file");
+    let path = path.display().to_string();
     let mut boards = vec![Shape::square(9)];
     if let Ok(record) = sgf::parse(&text)
         && let Shape::Rect { width, height } = record.board
@@ -328,7 +332,7 @@ pub fn sgf_record(data: &[u8]) {
             (Ok(game), Ok(checked)) => assert_same_game(game, &checked[0].game, "check"),
         }
         let (Ok(record), Ok(game)) = (&parsed, &replayed) else {
-            loadsgf(board, data, None);
+            loadsgf(board, &path, None);
             continue;
         };
         check_game(game, "replay");
@@ -348,28 +352,47 @@ pub fn sgf_record(data: &[u8]) {
         assert_same_game(game, &back[0].game, "written and read back");
         assert_eq!(back[0].record.get("PB"), info.black.as_deref());
         assert_eq!(back[0].record.get("PW"), info.white.as_deref());
-        loadsgf(board, data, Some((record, game)));
+        loadsgf(board, &path, Some((record, game)));
     }
 }
 
-/// `loadsgf` of `data` on an engine on `board`, whole and up to half the moves; `expected` is the record and its
-/// game when the record is good for that board. Then `printsgf` reads back to the same game.
-fn loadsgf(board: Shape, data: &[u8], expected: Option<(&sgf::Record, &Game)>) {
-    let mut engine = quick_engine(board);
-    let path = scratch().join("record.sgf");
-    std::fs::write(&path, data).expect("a scratch file");
-    let path = path.display().to_string();
-    let loaded = command(&mut engine, &format!("loadsgf {path}"));
+/// `loadsgf` of the record at `path` on an engine on `board`, whole and up to half the moves; `expected` is the
+/// record and its game when the record is good for that board, and a refused record leaves the engine's game as it
+/// was. Then `printsgf` reads back to the same game. One engine per board and thread serves every input, its game
+/// started anew for each.
+fn loadsgf(board: Shape, path: &str, expected: Option<(&sgf::Record, &Game)>) {
+    thread_local! {
+        static LOAD_ENGINES: RefCell<HashMap<Shape, Engine>> = RefCell::default();
+    }
+    LOAD_ENGINES.with(|engines| {
+        let mut engines = engines.borrow_mut();
+        let engine = engines.entry(board).or_insert_with(|| quick_engine(board));
+        engine.start_game(Game::new(
+            Geometry::shared(board).expect("a supported board"),
+        ));
+        load_and_print(engine, path, expected);
+    });
+}
+
+fn load_and_print(engine: &mut Engine, path: &str, expected: Option<(&sgf::Record, &Game)>) {
+    let loaded = command(engine, &format!("loadsgf {path}"));
     let Some((record, game)) = expected else {
         assert!(loaded.is_err(), "loadsgf refuses a record replay refuses");
+        let board = engine.options().board;
+        assert_same_game(
+            engine.game(),
+            &Game::new(Geometry::shared(board).expect("a supported board")),
+            "a refused loadsgf",
+        );
         return;
     };
     loaded.unwrap_or_else(|e| panic!("loadsgf refuses a good record: {e}"));
     check_game(engine.game(), "loadsgf");
     assert_same_game(engine.game(), game, "loadsgf");
-    let Ok(Reply::Text(printed)) = command(&mut engine, "printsgf") else {
+    let Ok(Reply::Text(printed)) = command(engine, "printsgf") else {
         panic!("printsgf answers the record");
     };
+    let board = engine.options().board;
     let reread = sgf::parse_for(&printed, Some(board)).expect("printsgf's record parses");
     assert_same_game(
         &sgf::replay(&reread, None).expect("printsgf's record replays"),
@@ -377,7 +400,7 @@ fn loadsgf(board: Shape, data: &[u8], expected: Option<(&sgf::Record, &Game)>) {
         "printsgf",
     );
     let n = record.moves.len() / 2 + 1;
-    command(&mut engine, &format!("loadsgf {path} {n}")).expect("loadsgf of a prefix");
+    command(engine, &format!("loadsgf {path} {n}")).expect("loadsgf of a prefix");
     assert_eq!(engine.game().records().len(), n - 1);
     check_game(engine.game(), "loadsgf of a prefix");
 }
@@ -665,7 +688,7 @@ mod tests {
         assert_eq!(tamed("perft 99", &mut reset), "perft 99");
         assert_eq!(
             tamed("oust-set-param playouts 0", &mut reset),
-            "oust-set-param playouts 16"
+            "oust-set-param playouts 4"
         );
         assert_eq!(
             tamed("oust-set-param tree_mb 65536", &mut reset),
