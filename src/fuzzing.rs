@@ -48,6 +48,8 @@ pub const PLAYOUTS: u64 = 4;
 pub const MAX_COMMANDS: usize = 200;
 /// The longest any single command of [`conversation`] may take.
 pub const COMMAND_LIMIT: Duration = Duration::from_secs(5);
+/// The longest `oust-solve` of [`conversation`], in seconds.
+pub const SOLVE_SECONDS: f64 = 0.02;
 
 /// A directory of this thread's own for the files of `loadsgf` and `printsgf` (threads of one test process fuzz
 /// side by side). Fuzzing leaves it in the temporary directory; [`remove_scratch`] removes it.
@@ -89,6 +91,7 @@ fn quick_engine(board: Shape) -> Engine {
             playouts: PLAYOUTS,
             threads: 1,
             tree_mb: 1,
+            solver_mb: 1,
             ..Settings::default()
         };
     }
@@ -127,8 +130,9 @@ fn expectation(line: &[u8]) -> Expect {
 }
 
 /// Rewrites a command that would touch files outside the scratch directory or work for long by design into one
-/// that does not: file names (of `loadsgf`, `loadap` and `printsgf`) become scratch files, `perft` depths above 2 become 2, and the playout limit, the
-/// threads and the tree memory stay small. Everything else passes unchanged.
+/// that does not: file names (of `loadsgf`, `loadap` and `printsgf`) become scratch files, `perft` depths above 2
+/// become 2, `oust-solve` gets at most [`SOLVE_SECONDS`], and the playout limit, the threads and the memory of the
+/// tree and of the solver stay small. Everything else passes unchanged.
 fn tame(raw: &[u8], reset: &mut bool) -> Vec<u8> {
     let Some(text) = preprocess(raw) else {
         return raw.to_vec();
@@ -159,12 +163,18 @@ fn tame(raw: &[u8], reset: &mut bool) -> Vec<u8> {
         ("perft", 1) if parse_int(&args[0]).is_some_and(|d| (3..=64).contains(&d)) => {
             args[0] = "2".into();
         }
+        // `oust-solve` takes 10 s without an argument. A time that does not parse as a number, or NaN, passes
+        // unchanged.
+        ("oust-solve", 0) => args.push(SOLVE_SECONDS.to_string()),
+        ("oust-solve", 1) if args[0].parse::<f64>().is_ok_and(|t| t > SOLVE_SECONDS) => {
+            args[0] = SOLVE_SECONDS.to_string();
+        }
         ("oust-set-param", 2) => {
             let value = args[1].parse::<u64>().ok();
             match (args[0].as_str(), value) {
                 ("playouts", Some(v)) if v == 0 || v > PLAYOUTS => args[1] = PLAYOUTS.to_string(),
                 ("threads", Some(v)) if v > 2 => args[1] = "2".into(),
-                ("tree_mb", Some(v)) if v > 4 => args[1] = "4".into(),
+                ("tree_mb" | "solver_mb", Some(v)) if v > 4 => args[1] = "4".into(),
                 _ => changed = false,
             }
         }
@@ -694,6 +704,15 @@ mod tests {
             tamed("oust-set-param tree_mb 65536", &mut reset),
             "oust-set-param tree_mb 4"
         );
+        assert_eq!(
+            tamed("oust-set-param solver_mb 64", &mut reset),
+            "oust-set-param solver_mb 4"
+        );
+        assert_eq!(tamed("5 oust-solve", &mut reset), "5 oust-solve 0.02");
+        assert_eq!(tamed("oust-solve 1e9", &mut reset), "oust-solve 0.02");
+        assert_eq!(tamed("oust-solve 0.01", &mut reset), "oust-solve 0.01");
+        assert_eq!(tamed("oust-solve NaN", &mut reset), "oust-solve NaN");
+        assert_eq!(tamed("oust-solve 1 2", &mut reset), "oust-solve 1 2");
         assert_eq!(tamed("play b D4 # x", &mut reset), "play b D4 # x");
         assert!(!reset);
         let loaded = tamed("3 loadsgf /etc/passwd 2", &mut reset);
