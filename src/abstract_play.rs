@@ -7,7 +7,6 @@
 //! turn: the rules' forced pass in that extra turn is implied, since a turn of Abstract Play cannot write it.
 
 use std::fmt;
-use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -336,7 +335,7 @@ fn outcome_text(game: &Game) -> String {
 /// side to move; [`ApError::Record`] for a board the engine does not play.
 pub fn replay(record: &ApRecord) -> Result<Game, ApError> {
     let board = record.board.unwrap_or(DEFAULT_BOARD);
-    let geo = Arc::new(Geometry::new(board).map_err(|e| ApError::Record(e.to_string()))?);
+    let geo = Geometry::shared(board).map_err(|e| ApError::Record(e.to_string()))?;
     let mut game = Game::new(geo.clone());
     for (i, turn) in record.turns.iter().enumerate() {
         let fail = |reason: String| ApError::Turn {

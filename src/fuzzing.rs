@@ -43,11 +43,13 @@ pub const TARGETS: &[(&str, Target)] = &[
 ];
 
 /// Playouts per search in [`conversation`]: every `genmove` and analysis stops after this many.
-pub const PLAYOUTS: u64 = 16;
+pub const PLAYOUTS: u64 = 4;
 /// Commands at most that [`conversation`] runs of one input.
 pub const MAX_COMMANDS: usize = 200;
 /// The longest any single command of [`conversation`] may take.
 pub const COMMAND_LIMIT: Duration = Duration::from_secs(5);
+/// The longest `oust-solve` of [`conversation`], in seconds.
+pub const SOLVE_SECONDS: f64 = 0.02;
 
 /// A directory of this thread's own for the files of `loadsgf` and `printsgf` (threads of one test process fuzz
 /// side by side). Fuzzing leaves it in the temporary directory; [`remove_scratch`] removes it.
@@ -89,6 +91,7 @@ fn quick_engine(board: Shape) -> Engine {
             playouts: PLAYOUTS,
             threads: 1,
             tree_mb: 1,
+            solver_mb: 1,
             ..Settings::default()
         };
     }
@@ -127,8 +130,9 @@ fn expectation(line: &[u8]) -> Expect {
 }
 
 /// Rewrites a command that would touch files outside the scratch directory or work for long by design into one
-/// that does not: file names (of `loadsgf`, `loadap` and `printsgf`) become scratch files, `perft` depths above 2 become 2, and the playout limit, the
-/// threads and the tree memory stay small. Everything else passes unchanged.
+/// that does not: file names (of `loadsgf`, `loadap` and `printsgf`) become scratch files, `perft` depths above 2
+/// become 2, `oust-solve` gets at most [`SOLVE_SECONDS`], and the playout limit, the threads and the memory of the
+/// tree and of the solver stay small. Everything else passes unchanged.
 fn tame(raw: &[u8], reset: &mut bool) -> Vec<u8> {
     let Some(text) = preprocess(raw) else {
         return raw.to_vec();
@@ -159,12 +163,18 @@ fn tame(raw: &[u8], reset: &mut bool) -> Vec<u8> {
         ("perft", 1) if parse_int(&args[0]).is_some_and(|d| (3..=64).contains(&d)) => {
             args[0] = "2".into();
         }
+        // `oust-solve` takes 10 s without an argument. A time that does not parse as a number, or NaN, passes
+        // unchanged.
+        ("oust-solve", 0) => args.push(SOLVE_SECONDS.to_string()),
+        ("oust-solve", 1) if args[0].parse::<f64>().is_ok_and(|t| t > SOLVE_SECONDS) => {
+            args[0] = SOLVE_SECONDS.to_string();
+        }
         ("oust-set-param", 2) => {
             let value = args[1].parse::<u64>().ok();
             match (args[0].as_str(), value) {
                 ("playouts", Some(v)) if v == 0 || v > PLAYOUTS => args[1] = PLAYOUTS.to_string(),
                 ("threads", Some(v)) if v > 2 => args[1] = "2".into(),
-                ("tree_mb", Some(v)) if v > 4 => args[1] = "4".into(),
+                ("tree_mb" | "solver_mb", Some(v)) if v > 4 => args[1] = "4".into(),
                 _ => changed = false,
             }
         }
@@ -303,6 +313,10 @@ fn assert_same_game(a: &Game, b: &Game, what: &str) {
 /// When a property fails.
 pub fn sgf_record(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
+    // The file that `loadsgf` reads, written once for every board.
+    let path = scratch().join("record.sgf");
+    std::fs::write(&path, data).expect("a scratch file");
+    let path = path.display().to_string();
     let mut boards = vec![Shape::square(9)];
     if let Ok(record) = sgf::parse(&text)
         && let Shape::Rect { width, height } = record.board
@@ -328,7 +342,7 @@ pub fn sgf_record(data: &[u8]) {
             (Ok(game), Ok(checked)) => assert_same_game(game, &checked[0].game, "check"),
         }
         let (Ok(record), Ok(game)) = (&parsed, &replayed) else {
-            loadsgf(board, data, None);
+            loadsgf(board, &path, None);
             continue;
         };
         check_game(game, "replay");
@@ -348,28 +362,47 @@ pub fn sgf_record(data: &[u8]) {
         assert_same_game(game, &back[0].game, "written and read back");
         assert_eq!(back[0].record.get("PB"), info.black.as_deref());
         assert_eq!(back[0].record.get("PW"), info.white.as_deref());
-        loadsgf(board, data, Some((record, game)));
+        loadsgf(board, &path, Some((record, game)));
     }
 }
 
-/// `loadsgf` of `data` on an engine on `board`, whole and up to half the moves; `expected` is the record and its
-/// game when the record is good for that board. Then `printsgf` reads back to the same game.
-fn loadsgf(board: Shape, data: &[u8], expected: Option<(&sgf::Record, &Game)>) {
-    let mut engine = quick_engine(board);
-    let path = scratch().join("record.sgf");
-    std::fs::write(&path, data).expect("a scratch file");
-    let path = path.display().to_string();
-    let loaded = command(&mut engine, &format!("loadsgf {path}"));
+/// `loadsgf` of the record at `path` on an engine on `board`, whole and up to half the moves; `expected` is the
+/// record and its game when the record is good for that board, and a refused record leaves the engine's game as it
+/// was. Then `printsgf` reads back to the same game. One engine per board and thread serves every input, its game
+/// started anew for each.
+fn loadsgf(board: Shape, path: &str, expected: Option<(&sgf::Record, &Game)>) {
+    thread_local! {
+        static LOAD_ENGINES: RefCell<HashMap<Shape, Engine>> = RefCell::default();
+    }
+    LOAD_ENGINES.with(|engines| {
+        let mut engines = engines.borrow_mut();
+        let engine = engines.entry(board).or_insert_with(|| quick_engine(board));
+        engine.start_game(Game::new(
+            Geometry::shared(board).expect("a supported board"),
+        ));
+        load_and_print(engine, path, expected);
+    });
+}
+
+fn load_and_print(engine: &mut Engine, path: &str, expected: Option<(&sgf::Record, &Game)>) {
+    let loaded = command(engine, &format!("loadsgf {path}"));
     let Some((record, game)) = expected else {
         assert!(loaded.is_err(), "loadsgf refuses a record replay refuses");
+        let board = engine.options().board;
+        assert_same_game(
+            engine.game(),
+            &Game::new(Geometry::shared(board).expect("a supported board")),
+            "a refused loadsgf",
+        );
         return;
     };
     loaded.unwrap_or_else(|e| panic!("loadsgf refuses a good record: {e}"));
     check_game(engine.game(), "loadsgf");
     assert_same_game(engine.game(), game, "loadsgf");
-    let Ok(Reply::Text(printed)) = command(&mut engine, "printsgf") else {
+    let Ok(Reply::Text(printed)) = command(engine, "printsgf") else {
         panic!("printsgf answers the record");
     };
+    let board = engine.options().board;
     let reread = sgf::parse_for(&printed, Some(board)).expect("printsgf's record parses");
     assert_same_game(
         &sgf::replay(&reread, None).expect("printsgf's record replays"),
@@ -377,7 +410,7 @@ fn loadsgf(board: Shape, data: &[u8], expected: Option<(&sgf::Record, &Game)>) {
         "printsgf",
     );
     let n = record.moves.len() / 2 + 1;
-    command(&mut engine, &format!("loadsgf {path} {n}")).expect("loadsgf of a prefix");
+    command(engine, &format!("loadsgf {path} {n}")).expect("loadsgf of a prefix");
     assert_eq!(engine.game().records().len(), n - 1);
     check_game(engine.game(), "loadsgf of a prefix");
 }
@@ -665,12 +698,21 @@ mod tests {
         assert_eq!(tamed("perft 99", &mut reset), "perft 99");
         assert_eq!(
             tamed("oust-set-param playouts 0", &mut reset),
-            "oust-set-param playouts 16"
+            "oust-set-param playouts 4"
         );
         assert_eq!(
             tamed("oust-set-param tree_mb 65536", &mut reset),
             "oust-set-param tree_mb 4"
         );
+        assert_eq!(
+            tamed("oust-set-param solver_mb 64", &mut reset),
+            "oust-set-param solver_mb 4"
+        );
+        assert_eq!(tamed("5 oust-solve", &mut reset), "5 oust-solve 0.02");
+        assert_eq!(tamed("oust-solve 1e9", &mut reset), "oust-solve 0.02");
+        assert_eq!(tamed("oust-solve 0.01", &mut reset), "oust-solve 0.01");
+        assert_eq!(tamed("oust-solve NaN", &mut reset), "oust-solve NaN");
+        assert_eq!(tamed("oust-solve 1 2", &mut reset), "oust-solve 1 2");
         assert_eq!(tamed("play b D4 # x", &mut reset), "play b D4 # x");
         assert!(!reset);
         let loaded = tamed("3 loadsgf /etc/passwd 2", &mut reset);

@@ -12,7 +12,6 @@ use std::borrow::Cow;
 use std::fmt::{self, Write as _};
 use std::io::Read as _;
 use std::path::Path;
-use std::sync::Arc;
 
 use nom::bytes::complete::take_while1;
 use nom::character::complete::{char, multispace0};
@@ -654,7 +653,7 @@ fn record_of<'n>(
         .iter()
         .any(|(k, v)| k == "AP" && v.starts_with("oust:"));
     let board = board_of(size, hex_side, current.filter(|_| !by_oust))?;
-    let geo = Geometry::new(board).map_err(|e| SgfError::Unsupported(e.to_string()))?;
+    let geo = Geometry::shared(board).map_err(|e| SgfError::Unsupported(e.to_string()))?;
     let mut setup = Vec::new();
     for (color, v) in raw_setup {
         for p in geo.sgf_points(&v).map_err(SgfError::Syntax)? {
@@ -725,8 +724,7 @@ fn board_of(
 /// [`SgfError::Illegal`] with the number of the first illegal move, [`SgfError::Turn`] for a stated side to
 /// move the rules disagree with.
 pub fn replay(record: &Record, limit: Option<usize>) -> Result<Game, SgfError> {
-    let geo =
-        Arc::new(Geometry::new(record.board).map_err(|e| SgfError::Unsupported(e.to_string()))?);
+    let geo = Geometry::shared(record.board).map_err(|e| SgfError::Unsupported(e.to_string()))?;
     let mut game = if record.setup.is_empty() && record.to_move.is_none() {
         Game::new(geo.clone())
     } else {
@@ -977,6 +975,7 @@ fn check_result(re: &str, outcome: Option<Outcome>) -> Result<(), SgfError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
     fn play_all(game: &mut Game, moves: &[(usize, usize)]) {
         for &(x, y) in moves {

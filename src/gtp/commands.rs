@@ -416,9 +416,12 @@ fn hint(name: &str) -> Option<String> {
     if lower.chars().count() > MAX_NAME_SHOWN {
         return None;
     }
-    let most = if lower.chars().count() <= 4 { 1 } else { 2 };
+    let length = lower.chars().count();
+    let most = if length <= 4 { 1 } else { 2 };
+    // Names whose lengths differ by more than `most` are further than that: no distance to compute.
     let scored: Vec<(usize, &str)> = COMMANDS
         .iter()
+        .filter(|c| c.name.chars().count().abs_diff(length) <= most)
         .map(|c| (edit_distance(&lower, c.name), c.name))
         .filter(|&(d, _)| d <= most)
         .collect();

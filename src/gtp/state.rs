@@ -1,7 +1,6 @@
 //! The engine's state behind the protocol: the game, the settings, the clocks, the search tree and the random
 //! generator, with the few operations every handler shares. Nothing here knows a command.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use crate::notation::Notation;
@@ -179,9 +178,9 @@ impl Engine {
     /// # Errors
     /// A message when the configured board is not supported.
     pub fn new(options: Options) -> Result<Engine, String> {
-        let geo = Geometry::new(options.board).map_err(|e| e.to_string())?;
+        let geo = Geometry::shared(options.board).map_err(|e| e.to_string())?;
         Ok(Engine {
-            game: Game::new(Arc::new(geo)),
+            game: Game::new(geo),
             rng: Rng::new(options.seed),
             settings: options.settings.clone(),
             options,

@@ -11,6 +11,7 @@
 //! neighbours of a cell are (x-1, y), (x+1, y), (x, y-1), (x, y+1), (x+1, y+1) and (x-1, y-1).
 
 use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Largest number of neighbours a point can have on any supported geometry (6 on a hexagonal board).
 pub const MAX_DEGREE: usize = 6;
@@ -26,6 +27,9 @@ pub const MAX_HEX_SIDE: usize = 13;
 /// Capacity of every per-point table: more than the largest board (625 points) plus the sentinel slot. Indices
 /// are masked with `SLOTS - 1`, so table reads need no bounds checks and can never go out of bounds.
 pub(crate) const SLOTS: usize = 1024;
+
+/// Geometries that [`Geometry::shared`] keeps.
+pub const SHARED_GEOMETRIES: usize = 8;
 
 /// A fixed-capacity per-point table indexed by point index, masked into range.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -492,6 +496,30 @@ impl Geometry {
         })
     }
 
+    /// The board of the given shape, shared: the geometries of the last few shapes asked for are kept, so that
+    /// code that starts engines or reads records over and over on the same boards (a `loadsgf` reads and
+    /// replays a record on geometries of its own; the fuzz targets run thousands of them a second) builds each
+    /// once. At most [`SHARED_GEOMETRIES`] are kept, the least recently used one leaving first.
+    ///
+    /// # Errors
+    /// [`BadSize`] when the shape's sizes are not supported (see [`Shape::checked`]).
+    pub fn shared(shape: Shape) -> Result<Arc<Geometry>, BadSize> {
+        static KEPT: Mutex<Vec<Arc<Geometry>>> = Mutex::new(Vec::new());
+        let shape = shape.checked()?;
+        let mut kept = KEPT.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(i) = kept.iter().position(|g| g.shape == shape) {
+            let geo = kept.remove(i);
+            kept.push(Arc::clone(&geo));
+            return Ok(geo);
+        }
+        let geo = Arc::new(Geometry::new(shape)?);
+        if kept.len() == SHARED_GEOMETRIES {
+            kept.remove(0);
+        }
+        kept.push(Arc::clone(&geo));
+        Ok(geo)
+    }
+
     /// A square board of `size` x `size`.
     ///
     /// # Errors
@@ -883,6 +911,59 @@ pub fn column_index(letter: char) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shared_geometries_are_built_once_per_shape() {
+        let a = Geometry::shared(Shape::Rect {
+            width: 11,
+            height: 4,
+        })
+        .unwrap();
+        let b = Geometry::shared(Shape::Rect {
+            width: 11,
+            height: 4,
+        })
+        .unwrap();
+        assert!(
+            Arc::ptr_eq(&a, &b),
+            "the same shape gives the same geometry"
+        );
+        assert_eq!(
+            a.shape(),
+            Shape::Rect {
+                width: 11,
+                height: 4
+            }
+        );
+        assert_eq!(a.len(), 44);
+        let hex = Geometry::shared(Shape::Hex { side: 4 }).unwrap();
+        assert_eq!(hex.len(), Geometry::hex(4).unwrap().len());
+        assert!(matches!(
+            Geometry::shared(Shape::square(26)),
+            Err(BadSize::Rect { .. })
+        ));
+        assert!(matches!(
+            Geometry::shared(Shape::Hex { side: 1 }),
+            Err(BadSize::Hex { .. })
+        ));
+        // More shapes than are kept (rarely used ones, that other tests running at the same time do not ask for): the
+        // first one is built again, and is the same board.
+        for side in 2..2 + SHARED_GEOMETRIES {
+            Geometry::shared(Shape::Rect {
+                width: side,
+                height: 23,
+            })
+            .unwrap();
+        }
+        let again = Geometry::shared(Shape::Rect {
+            width: 11,
+            height: 4,
+        })
+        .unwrap();
+        assert!(!Arc::ptr_eq(&again, &a), "the first shape was dropped");
+        assert_eq!(again.shape(), a.shape());
+        assert_eq!(again.len(), a.len());
+    }
 
     #[test]
     fn corner_and_centre_degrees() {

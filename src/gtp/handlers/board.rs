@@ -19,7 +19,7 @@ pub const PERFT_NODE_LIMIT: u64 = 200_000_000;
 
 /// Starts a new game on an empty board of `shape`.
 fn new_board(e: &mut Engine, shape: Shape) -> Result<Reply, GtpError> {
-    let geo = Geometry::new(shape).map_err(|err| {
+    let geo = Geometry::shared(shape).map_err(|err| {
         GtpError::UnacceptableSize(match err {
             BadSize::Rect { width, height } => format!(
                 "{width}x{height}: each side must be {} to {}",
@@ -34,7 +34,7 @@ fn new_board(e: &mut Engine, shape: Shape) -> Result<Reply, GtpError> {
             BadSize::Syntax(text) => text,
         })
     })?;
-    e.start_game(Game::new(Arc::new(geo)));
+    e.start_game(Game::new(geo));
     Ok(Reply::Text(String::new()))
 }
 
@@ -59,7 +59,7 @@ pub fn boardsize(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
     })?;
     let start = e.options.board;
     if start != Shape::square(n)
-        && let Ok(geo) = Geometry::new(start)
+        && let Ok(geo) = Geometry::shared(start)
         && geo.square_side() == n
     {
         log::info!("boardsize {n}: a new game on the {start} board the engine was started on");
