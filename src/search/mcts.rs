@@ -122,6 +122,8 @@ struct Shared<'a> {
     playouts: Padded<AtomicU64>,
     /// Set by the monitor (deadline, callback) to end this search.
     halt: Padded<AtomicBool>,
+    /// True while the search may pause to prune a full tree: workers then end when it fills.
+    may_prune: Padded<AtomicBool>,
 }
 
 fn score2(outcome: Outcome, mover: Color) -> u32 {
@@ -283,7 +285,10 @@ fn update_proof(tree: &Tree, id: u32) -> bool {
 /// instead of filling the arena early and growing no more.
 fn expand_threshold(sh: &Shared) -> u32 {
     let quarters = 4 * sh.tree.used() / sh.tree.capacity();
-    sh.cfg.expand_visits.saturating_mul(1 << quarters.min(3))
+    sh.cfg
+        .expand_visits
+        .saturating_mul(1 << quarters.min(3))
+        .max(sh.tree.floor())
 }
 
 /// One iteration: descend, expand, play out, back up.
@@ -349,6 +354,7 @@ fn worker_loop(sh: &Shared, w: &mut Worker) {
         if sh.stop.load(Ordering::Relaxed)
             || sh.halt.load(Ordering::Relaxed)
             || sh.tree.node(sh.tree.root()).proof().is_some()
+            || (sh.tree.is_full() && sh.may_prune.load(Ordering::Relaxed))
         {
             break;
         }
@@ -373,12 +379,21 @@ impl Drop for Finished<'_> {
     }
 }
 
-/// Runs a search from `root` on `tree` (which holds the root at node 0, possibly with statistics from an earlier
-/// search) with `threads` threads until a limit, the stop flag or a proof of the root ends it. `monitor` is called
-/// every few milliseconds, with the root once every `interval`, and may stop the search. Returns the playouts done.
+/// Time a search keeps in hand before its deadline for pruning a full tree: the pause must not make it late.
+fn prune_margin(last_prune: Duration) -> Duration {
+    Duration::from_millis(500).max(last_prune * 4)
+}
+
+/// Runs a search from `root` on `tree` (which holds the root, possibly with statistics from an earlier search)
+/// with `threads` threads until a limit, the stop flag or a proof of the root ends it. `monitor` is called every
+/// few milliseconds, with the root once every `interval`, and may stop the search. Returns the playouts done.
+///
+/// When the tree fills up, the threads pause while [`Tree::prune`] frees half of it, and the search goes on
+/// growing the tree where its visits go; not within a short margin of the deadline, where the search goes on
+/// with the tree it has.
 #[allow(clippy::too_many_arguments)]
 pub fn run(
-    tree: &Tree,
+    tree: &mut Tree,
     root: &Position,
     cfg: &Config,
     limits: Limits,
@@ -388,76 +403,113 @@ pub fn run(
     interval: Option<Duration>,
     monitor: &mut dyn FnMut(Option<&RootInfo>) -> Control,
 ) -> u64 {
-    let sh = Shared {
-        tree,
-        root,
-        cfg,
-        playouts: Padded(AtomicU64::new(0)),
-        limit: limits.playouts.unwrap_or(u64::MAX),
-        stop,
-        halt: Padded(AtomicBool::new(false)),
-        move_cap: root.geometry().len() * 50,
-    };
+    let limit = limits.playouts.unwrap_or(u64::MAX);
     let threads = threads.max(1);
     let start = Instant::now();
     let deadline = limits.time.map(|t| start + t);
-    // Each worker counts itself out and wakes this thread when it ends (panicking included), so that a short search
-    // returns at once rather than at the next tick of the loop below.
-    let waiter = std::thread::current();
-    let finished = AtomicUsize::new(0);
-    std::thread::scope(|s| {
-        for t in 0..threads {
-            let sh = &sh;
-            let mut worker = Worker {
-                pos: root.clone(),
-                path: Vec::with_capacity(64),
-                moves: Vec::with_capacity(root.geometry().len()),
-                buf: Vec::with_capacity(root.geometry().len()),
-                rng: Rng::new(seed ^ (t as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)),
-            };
-            let out = Finished {
-                count: &finished,
-                waiter: waiter.clone(),
-            };
-            s.spawn(move || {
-                let _out = out;
-                worker_loop(sh, &mut worker);
-            });
-        }
-        let mut next_report = interval.map(|i| start + i);
-        // Wait for every thread to end, however it ends: a thread that panicked must not leave this loop waiting
-        // (the scope then passes its panic on).
-        while finished.load(Ordering::SeqCst) < threads {
-            let now = Instant::now();
-            let mut wake = now + Duration::from_millis(5);
-            if let Some(d) = deadline {
-                if now >= d {
-                    sh.halt.store(true, Ordering::Relaxed);
+    let mut workers: Vec<Worker> = (0..threads)
+        .map(|t| Worker {
+            pos: root.clone(),
+            path: Vec::with_capacity(64),
+            moves: Vec::with_capacity(root.geometry().len()),
+            buf: Vec::with_capacity(root.geometry().len()),
+            rng: Rng::new(seed ^ (t as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)),
+        })
+        .collect();
+    let mut playouts = 0;
+    let mut next_report = interval.map(|i| start + i);
+    let mut last_prune = Duration::ZERO;
+    // Pruning that frees little would pause the search again at once: then the search goes on without it.
+    let mut can_prune = true;
+    loop {
+        let sh = Shared {
+            tree,
+            root,
+            cfg,
+            playouts: Padded(AtomicU64::new(playouts)),
+            limit,
+            stop,
+            halt: Padded(AtomicBool::new(false)),
+            may_prune: Padded(AtomicBool::new(false)),
+            move_cap: root.geometry().len() * 50,
+        };
+        let margin = prune_margin(last_prune);
+        let may_prune = |now: Instant| can_prune && deadline.is_none_or(|d| now + margin < d);
+        sh.may_prune
+            .store(may_prune(Instant::now()), Ordering::Relaxed);
+        // Each worker counts itself out and wakes this thread when it ends (panicking included), so that a short
+        // search returns at once rather than at the next tick of the loop below.
+        let waiter = std::thread::current();
+        let finished = AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for worker in workers.iter_mut() {
+                let sh = &sh;
+                let out = Finished {
+                    count: &finished,
+                    waiter: waiter.clone(),
+                };
+                s.spawn(move || {
+                    let _out = out;
+                    worker_loop(sh, worker);
+                });
+            }
+            // Wait for every thread to end, however it ends: a thread that panicked must not leave this loop
+            // waiting (the scope then passes its panic on).
+            while finished.load(Ordering::SeqCst) < threads {
+                let now = Instant::now();
+                let mut wake = now + Duration::from_millis(5);
+                if let Some(d) = deadline {
+                    if now >= d {
+                        sh.halt.store(true, Ordering::Relaxed);
+                    }
+                    wake = wake.min(d);
                 }
-                wake = wake.min(d);
-            }
-            let due = next_report.filter(|&at| now >= at);
-            // Once the search is ending, the monitor has had its say: it is not called again.
-            if !sh.halt.load(Ordering::Relaxed) {
-                let playouts = sh.playouts.load(Ordering::Relaxed).min(sh.limit);
-                let info = due.map(|_| root_info(tree, root, playouts));
-                if monitor(info.as_ref()) == Control::Stop {
-                    sh.halt.store(true, Ordering::Relaxed);
+                if !may_prune(now) {
+                    sh.may_prune.store(false, Ordering::Relaxed);
                 }
+                let due = next_report.filter(|&at| now >= at);
+                // Once the search is ending, the monitor has had its say: it is not called again.
+                if !sh.halt.load(Ordering::Relaxed) {
+                    let playouts = sh.playouts.load(Ordering::Relaxed).min(sh.limit);
+                    let info = due.map(|_| root_info(sh.tree, root, playouts));
+                    if monitor(info.as_ref()) == Control::Stop {
+                        sh.halt.store(true, Ordering::Relaxed);
+                    }
+                }
+                if let (Some(at), Some(every)) = (due, interval) {
+                    next_report = Some(at.max(now) + every);
+                }
+                if let Some(at) = next_report {
+                    wake = wake.min(at);
+                }
+                std::thread::park_timeout(
+                    wake.saturating_duration_since(Instant::now())
+                        .max(Duration::from_micros(200)),
+                );
             }
-            if let (Some(at), Some(every)) = (due, interval) {
-                next_report = Some(at.max(now) + every);
-            }
-            if let Some(at) = next_report {
-                wake = wake.min(at);
-            }
-            std::thread::park_timeout(
-                wake.saturating_duration_since(Instant::now())
-                    .max(Duration::from_micros(200)),
-            );
+        });
+        // A worker that ends at the limit has counted one playout too many.
+        playouts = sh.playouts.load(Ordering::Relaxed).min(limit);
+        let ended = sh.halt.load(Ordering::Relaxed)
+            || stop.load(Ordering::Relaxed)
+            || playouts >= limit
+            || tree.node(tree.root()).proof().is_some();
+        if ended || !(tree.is_full() && sh.may_prune.load(Ordering::Relaxed)) {
+            return playouts;
         }
-    });
-    sh.playouts.load(Ordering::Relaxed).min(sh.limit)
+        let began = Instant::now();
+        let pruned = tree.prune();
+        last_prune = began.elapsed();
+        can_prune = pruned.after <= tree.capacity() / 2;
+        log::debug!(
+            "search: tree full after {}: {} nodes pruned to {} (children kept from {} visits) in {:.3}s",
+            crate::notation::count(playouts, "playout"),
+            pruned.before,
+            pruned.after,
+            pruned.min_visits,
+            last_prune.as_secs_f64()
+        );
+    }
 }
 
 /// The principal variation from node `id`: most visited children, as deep as the tree goes.
@@ -598,6 +650,7 @@ mod tests {
                 stop: &never,
                 playouts: Padded(AtomicU64::new(0)),
                 halt: Padded(AtomicBool::new(false)),
+                may_prune: Padded(AtomicBool::new(false)),
             };
             let mut w = Worker {
                 pos: root.clone(),

@@ -367,7 +367,7 @@ impl Searcher {
             ..limits
         };
         result.playouts = mcts::run(
-            &kept.tree,
+            &mut kept.tree,
             pos,
             &config,
             limits,
@@ -390,11 +390,16 @@ impl Searcher {
         }
         result.info = mcts::root_info(&kept.tree, pos, result.playouts);
         log::debug!(
-            "search: {} in {:.3}s, {} reused visits, {} nodes{}",
+            "search: {} in {:.3}s, {} reused visits, {} nodes of {} bytes{}{}",
             crate::notation::count(result.playouts, "playout"),
             start.elapsed().as_secs_f64(),
             reused,
             kept.tree.used(),
+            NODE_BYTES,
+            match kept.tree.prunes() {
+                0 => String::new(),
+                n => format!(", pruned {n} times"),
+            },
             if kept.tree.is_full() {
                 " (tree full)"
             } else {

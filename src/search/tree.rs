@@ -6,7 +6,9 @@
 //! loss until the result arrives (virtual loss), and adds the result on its way back. Children of a node are
 //! contiguous in the arena, sorted by prior, best first.
 
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{
+    AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering,
+};
 
 use crate::rules::{Color, Move, Outcome, Point};
 
@@ -17,31 +19,34 @@ pub const EXPANDING: u8 = 1;
 /// Children created (possibly none: a finished game).
 pub const EXPANDED: u8 = 2;
 
-const PASS: u32 = 0xffff;
-const MOVER_BIT: u32 = 1 << 16;
+/// The move bits of a pass (points are below 0x7fff: boards have at most 625).
+const PASS: u16 = 0x7fff;
+/// The bit of the move word that says White made the move.
+const MOVER_BIT: u16 = 1 << 15;
 const VISIT: u64 = 1 << 32;
 
-/// One node of the tree. All fields are atomic so that threads can share the arena; `info` and `prior` are
+/// One node of the tree: 24 bytes. All fields are atomic so that threads can share the arena; `mv` and `prior` are
 /// written once, before the node is published through its parent's `state`.
 #[derive(Default)]
 pub struct Node {
     stats: AtomicU64,
     first_child: AtomicU32,
-    num_children: AtomicU32,
     prior: AtomicU32,
-    info: AtomicU32,
+    /// The move's point index (or [`PASS`]), with [`MOVER_BIT`].
+    mv: AtomicU16,
+    num_children: AtomicU16,
     state: AtomicU8,
     proof: AtomicU8,
 }
 
-/// A plain copy of a node, for moving subtrees.
+/// A plain copy of a node, for moving nodes.
 #[derive(Clone, Copy, Debug)]
 struct Snapshot {
     stats: u64,
     first_child: u32,
-    num_children: u32,
     prior: u32,
-    info: u32,
+    mv: u16,
+    num_children: u16,
     state: u8,
     proof: u8,
 }
@@ -67,11 +72,11 @@ fn decode_proof(v: u8) -> Option<Outcome> {
 impl Node {
     fn init(&self, mv: Move, mover: Color, prior: f32) {
         let mv_bits = match mv {
-            Move::Place(p) => p.index() as u32,
+            Move::Place(p) => p.index() as u16,
             Move::Pass => PASS,
         };
         let mover_bit = if mover == Color::White { MOVER_BIT } else { 0 };
-        self.info.store(mv_bits | mover_bit, Ordering::Relaxed);
+        self.mv.store(mv_bits | mover_bit, Ordering::Relaxed);
         self.prior.store(prior.to_bits(), Ordering::Relaxed);
         self.stats.store(0, Ordering::Relaxed);
         self.first_child.store(0, Ordering::Relaxed);
@@ -82,7 +87,7 @@ impl Node {
 
     /// The move leading to this node.
     pub fn mv(&self) -> Move {
-        match self.info.load(Ordering::Relaxed) & 0xffff {
+        match self.mv.load(Ordering::Relaxed) & !MOVER_BIT {
             PASS => Move::Pass,
             i => Move::Place(Point::from_index(i as usize)),
         }
@@ -90,13 +95,12 @@ impl Node {
 
     /// The colour that made the move leading to this node.
     pub fn mover(&self) -> Color {
-        if self.info.load(Ordering::Relaxed) & MOVER_BIT != 0 {
+        if self.mv.load(Ordering::Relaxed) & MOVER_BIT != 0 {
             Color::White
         } else {
             Color::Black
         }
     }
-
     /// The prior probability of the move.
     pub fn prior(&self) -> f32 {
         f32::from_bits(self.prior.load(Ordering::Relaxed))
@@ -154,6 +158,8 @@ impl Node {
 
     /// Publishes the children created by the expanding thread.
     pub fn finish_expand(&self, first: u32, count: u32) {
+        let count =
+            u16::try_from(count).expect("children fit in 16 bits: boards have at most 625 points");
         self.first_child.store(first, Ordering::Relaxed);
         self.num_children.store(count, Ordering::Relaxed);
         self.state.store(EXPANDED, Ordering::Release);
@@ -163,7 +169,7 @@ impl Node {
     #[inline]
     pub fn children(&self) -> std::ops::Range<u32> {
         let first = self.first_child.load(Ordering::Relaxed);
-        first..first + self.num_children.load(Ordering::Relaxed)
+        first..first + u32::from(self.num_children.load(Ordering::Relaxed))
     }
 
     /// The proven outcome of the game from this node, if known.
@@ -181,9 +187,9 @@ impl Node {
         Snapshot {
             stats: self.stats.load(Ordering::Relaxed),
             first_child: self.first_child.load(Ordering::Relaxed),
-            num_children: self.num_children.load(Ordering::Relaxed),
             prior: self.prior.load(Ordering::Relaxed),
-            info: self.info.load(Ordering::Relaxed),
+            mv: self.mv.load(Ordering::Relaxed),
+            num_children: self.num_children.load(Ordering::Relaxed),
             state: self.state.load(Ordering::Relaxed),
             proof: self.proof.load(Ordering::Relaxed),
         }
@@ -194,7 +200,7 @@ impl Node {
         self.first_child.store(s.first_child, Ordering::Relaxed);
         self.num_children.store(s.num_children, Ordering::Relaxed);
         self.prior.store(s.prior, Ordering::Relaxed);
-        self.info.store(s.info, Ordering::Relaxed);
+        self.mv.store(s.mv, Ordering::Relaxed);
         // An expansion cut short stays a leaf.
         self.state.store(
             if s.state == EXPANDING { LEAF } else { s.state },
@@ -237,8 +243,24 @@ impl<T> std::ops::Deref for Padded<T> {
 pub struct Tree {
     nodes: Box<[Node]>,
     root: u32,
+    /// Visits a leaf needs before it is expanded, set by [`Tree::prune`] to the visits below which it dropped
+    /// children (0 before any pruning).
+    floor: u32,
+    /// Prunings since the tree was last reset.
+    prunes: u32,
     used: Padded<AtomicUsize>,
     full: Padded<AtomicBool>,
+}
+
+/// What [`Tree::prune`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pruned {
+    /// Nodes before.
+    pub before: usize,
+    /// Nodes after.
+    pub after: usize,
+    /// Nodes with fewer visits than this lost their children.
+    pub min_visits: u32,
 }
 
 impl Tree {
@@ -257,6 +279,8 @@ impl Tree {
             used: Padded(AtomicUsize::new(1)),
             full: Padded(AtomicBool::new(false)),
             root: 0,
+            floor: 0,
+            prunes: 0,
         };
         tree.nodes[0].init(Move::Pass, Color::White, 1.0);
         Some(tree)
@@ -277,6 +301,18 @@ impl Tree {
         self.full.load(Ordering::Relaxed)
     }
 
+    /// Visits a leaf needs before it is expanded, whatever the configuration says: the threshold of the last
+    /// [`Tree::prune`], 0 before any.
+    #[inline]
+    pub fn floor(&self) -> u32 {
+        self.floor
+    }
+
+    /// Prunings since the tree was last reset or given a new root.
+    pub fn prunes(&self) -> u32 {
+        self.prunes
+    }
+
     /// The root's index.
     #[inline]
     pub fn root(&self) -> u32 {
@@ -287,6 +323,8 @@ impl Tree {
     /// of the old tree stays in the arena until [`Tree::compact`].
     pub fn set_root(&mut self, id: u32) {
         self.root = id;
+        self.floor = 0;
+        self.prunes = 0;
         self.full.store(false, Ordering::Relaxed);
     }
 
@@ -299,6 +337,8 @@ impl Tree {
     /// Empties the tree; the new root's mover is `mover` (the colour that moved into the root position).
     pub fn reset(&mut self, mover: Color) {
         self.root = 0;
+        self.floor = 0;
+        self.prunes = 0;
         self.used.store(1, Ordering::Relaxed);
         self.full.store(false, Ordering::Relaxed);
         self.nodes[0].init(Move::Pass, mover, 1.0);
@@ -318,33 +358,314 @@ impl Tree {
         Some(first as u32)
     }
 
+    /// True when node `id` keeps its children in a compaction that drops the children of nodes with fewer than
+    /// `min_visits` visits (the root always keeps them).
+    fn keeps_children(&self, id: u32, min_visits: u32) -> bool {
+        let node = self.node(id);
+        node.state() == EXPANDED
+            && node.num_children.load(Ordering::Relaxed) > 0
+            && (id == self.root || node.visits() >= min_visits)
+    }
+
+    /// Calls `f` with every node of the root's subtree that keeps its children under `min_visits` (see
+    /// [`Tree::keeps_children`]), parents before their children.
+    fn for_each_kept(&self, min_visits: u32, mut f: impl FnMut(u32, &Node)) {
+        let mut stack = Vec::with_capacity(256);
+        if self.keeps_children(self.root, min_visits) {
+            stack.push(self.root);
+        }
+        while let Some(id) = stack.pop() {
+            let node = self.node(id);
+            f(id, node);
+            stack.extend(
+                node.children()
+                    .filter(|&c| self.keeps_children(c, min_visits)),
+            );
+        }
+    }
+
     /// Moves the root's subtree to the start of the arena, dropping every other node, and keeps its statistics
     /// and proofs. Needs exclusive access (no search running).
     pub fn compact(&mut self) {
-        let id = self.root;
-        // Breadth first: each copied node's children are copied as one block, and its `first_child` is moved from
-        // the old block to the new one.
-        let mut out: Vec<Snapshot> = vec![self.nodes[id as usize].snapshot()];
-        let mut i = 0;
-        while i < out.len() {
-            let s = out[i];
-            if s.state == EXPANDED && s.num_children > 0 {
-                let base = out.len();
-                out.extend(
-                    (0..s.num_children)
-                        .map(|k| self.nodes[(s.first_child + k) as usize].snapshot()),
-                );
-                out[i].first_child = base as u32;
-            } else if s.state != EXPANDED {
-                out[i].num_children = 0;
+        self.compact_keeping(0);
+    }
+
+    /// Frees at least half of the arena when it is full, for a search that goes on: the nodes with the fewest
+    /// visits lose their children (subtrees and all), and leaves need as many visits as the least visited node
+    /// that kept its children before they are expanded again. The kept nodes keep their statistics and proofs; a
+    /// node that lost its children keeps its own. The threshold is the smallest power of two, at least the last
+    /// one, that leaves at most half the arena in use. Needs exclusive access (no search running).
+    pub fn prune(&mut self) -> Pruned {
+        let before = self.used();
+        // Nodes kept for each threshold 2^k: the children of every node with at least 2^k visits (the root's
+        // always). A child never has more visits than its parent, so those nodes are all reachable.
+        let mut by_log = [0usize; 33];
+        let mut root_children = 0;
+        self.for_each_kept(0, |id, node| {
+            let n = node.children().len();
+            if id == self.root {
+                root_children = n;
+            } else {
+                by_log[node.visits().max(1).ilog2() as usize] += n;
             }
-            i += 1;
+        });
+        let budget = self.capacity() / 2;
+        let mut kept = 1 + root_children + by_log.iter().sum::<usize>();
+        let mut k = if self.floor > 0 {
+            self.floor.ilog2() as usize
+        } else {
+            0
+        };
+        kept -= by_log[..k].iter().sum::<usize>();
+        while kept > budget && k < 32 {
+            kept -= by_log[k];
+            k += 1;
         }
-        for (i, s) in out.iter().enumerate() {
-            self.nodes[i].restore(s);
+        let min_visits = if k >= 32 { u32::MAX } else { 1u32 << k };
+        self.compact_keeping(min_visits);
+        self.floor = self.floor.max(min_visits);
+        self.prunes += 1;
+        Pruned {
+            before,
+            after: self.used(),
+            min_visits,
         }
-        self.used.store(out.len(), Ordering::Relaxed);
+    }
+
+    /// Slides the root's subtree down to the start of the arena, in place: every block of children that stays
+    /// moves down, never up, in arena order. Nodes with fewer than `min_visits` visits lose their children (0 keeps
+    /// them all).
+    fn compact_keeping(&mut self, min_visits: u32) {
+        // The blocks that stay, by their old start: the root alone, and the children of each node keeping them.
+        let mut blocks: Vec<(u32, u32)> = vec![(self.root, 1)];
+        self.for_each_kept(min_visits, |_, node| {
+            let c = node.children();
+            blocks.push((c.start, c.end - c.start));
+        });
+        blocks.sort_unstable();
+        let mut starts = Vec::with_capacity(blocks.len());
+        let mut next = 0u32;
+        for &(_, len) in &blocks {
+            starts.push(next);
+            next += len;
+        }
+        let new_start = |old: u32| {
+            let i = blocks
+                .binary_search_by_key(&old, |b| b.0)
+                .expect("a kept node's children are a kept block");
+            starts[i]
+        };
+        for (i, &(old, len)) in blocks.iter().enumerate() {
+            for k in 0..len {
+                let (src, dst) = (old + k, starts[i] + k);
+                let mut s = self.nodes[src as usize].snapshot();
+                if self.keeps_children(src, min_visits) {
+                    s.first_child = new_start(s.first_child);
+                } else if s.state != EXPANDED || s.num_children > 0 {
+                    // A leaf, an expansion cut short, or children dropped: a leaf now.
+                    s.state = LEAF;
+                    s.first_child = 0;
+                    s.num_children = 0;
+                }
+                if src == self.root {
+                    self.root = dst;
+                }
+                self.nodes[dst as usize].restore(&s);
+            }
+        }
+        self.used.store(next as usize, Ordering::Relaxed);
         self.full.store(false, Ordering::Relaxed);
-        self.root = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    use super::*;
+    use crate::rules::{Geometry, Position};
+    use crate::search::mcts::{Config, Control, Limits, run};
+
+    /// A node and its subtree as plain values: what a compaction must keep.
+    #[derive(Clone, Debug, PartialEq)]
+    struct Sub {
+        mv: Move,
+        mover: Color,
+        stats: (u32, u32),
+        prior: f32,
+        proof: Option<Outcome>,
+        state: u8,
+        children: Vec<Sub>,
+    }
+
+    fn sub(tree: &Tree, id: u32) -> Sub {
+        let n = tree.node(id);
+        Sub {
+            mv: n.mv(),
+            mover: n.mover(),
+            stats: n.stats(),
+            prior: n.prior(),
+            proof: n.proof(),
+            state: n.state(),
+            children: if n.state() == EXPANDED {
+                n.children().map(|c| sub(tree, c)).collect()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// `s` as a pruning at `min_visits` leaves it: below the root, nodes with fewer visits lose their children.
+    fn pruned(s: &Sub, min_visits: u32, is_root: bool) -> Sub {
+        let mut s = s.clone();
+        if !s.children.is_empty() && !is_root && s.stats.0 < min_visits {
+            s.children.clear();
+            s.state = LEAF;
+        }
+        s.children = s
+            .children
+            .iter()
+            .map(|c| pruned(c, min_visits, false))
+            .collect();
+        s
+    }
+
+    fn count(s: &Sub) -> usize {
+        1 + s.children.iter().map(count).sum::<usize>()
+    }
+
+    /// Every node of the root's subtree lies below `used()`, is reached once, and has at least as many visits as
+    /// its children together; the subtree has exactly `used()` nodes (unless an allocation failed).
+    fn check_arena(tree: &Tree) {
+        let mut seen = vec![false; tree.used()];
+        let mut stack = vec![tree.root()];
+        while let Some(id) = stack.pop() {
+            assert!(
+                (id as usize) < tree.used(),
+                "node {id} beyond {}",
+                tree.used()
+            );
+            assert!(!seen[id as usize], "node {id} reached twice");
+            seen[id as usize] = true;
+            let n = tree.node(id);
+            if n.state() == EXPANDED {
+                let below: u64 = n.children().map(|c| u64::from(tree.node(c).visits())).sum();
+                assert!(
+                    below <= u64::from(n.visits()),
+                    "node {id}: {below} visits below {}",
+                    n.visits()
+                );
+                stack.extend(n.children());
+            } else {
+                assert_eq!(n.state(), LEAF);
+            }
+        }
+        assert!(
+            seen.iter().all(|&s| s),
+            "nodes in use outside the root's subtree"
+        );
+    }
+
+    fn search(tree: &mut Tree, pos: &Position, playouts: u64) -> u64 {
+        let never = AtomicBool::new(false);
+        let limits = Limits {
+            playouts: Some(playouts),
+            time: None,
+        };
+        run(
+            tree,
+            pos,
+            &Config::default(),
+            limits,
+            1,
+            5,
+            &never,
+            None,
+            &mut |_| Control::Continue,
+        )
+    }
+
+    fn board(size: usize) -> Position {
+        Position::new(Arc::new(Geometry::square(size).unwrap()))
+    }
+
+    #[test]
+    fn a_node_is_24_bytes() {
+        assert_eq!(std::mem::size_of::<Node>(), 24);
+    }
+
+    #[test]
+    fn compact_keeps_the_new_roots_subtree_exactly() {
+        let pos = board(5);
+        let mut tree = Tree::new(200_000);
+        tree.reset(Color::White);
+        search(&mut tree, &pos, 3000);
+        assert_eq!(tree.prunes(), 0);
+        // Two moves down: the most visited child of the most visited child.
+        let best = |t: &Tree, id: u32| {
+            t.node(id)
+                .children()
+                .max_by_key(|&c| t.node(c).visits())
+                .unwrap()
+        };
+        let id = best(&tree, best(&tree, tree.root()));
+        let before = sub(&tree, id);
+        assert!(
+            count(&before) > 100,
+            "a subtree worth moving: {}",
+            count(&before)
+        );
+        tree.set_root(id);
+        tree.compact();
+        assert_eq!(tree.root(), 0);
+        assert_eq!(sub(&tree, tree.root()), before);
+        assert_eq!(tree.used(), count(&before));
+        check_arena(&tree);
+    }
+
+    #[test]
+    fn prune_drops_the_children_of_the_least_visited_nodes() {
+        let pos = board(5);
+        let mut tree = Tree::new(60_000);
+        tree.reset(Color::White);
+        search(&mut tree, &pos, 4000);
+        let before = sub(&tree, tree.root());
+        let used = tree.used();
+        assert_eq!(count(&before), used);
+        let report = tree.prune();
+        assert_eq!(report.before, used);
+        assert!(report.min_visits.is_power_of_two());
+        assert_eq!(tree.floor(), report.min_visits);
+        assert_eq!(tree.prunes(), 1);
+        let expected = pruned(&before, report.min_visits, true);
+        assert_eq!(sub(&tree, tree.root()), expected);
+        assert_eq!(report.after, count(&expected));
+        assert_eq!(tree.used(), report.after);
+        assert!(report.after <= tree.capacity() / 2, "{report:?}");
+        // The smallest such threshold: half of it would have kept more than half of the arena.
+        if report.min_visits > 1 {
+            let more = pruned(&before, report.min_visits / 2, true);
+            assert!(
+                count(&more) > tree.capacity() / 2,
+                "{report:?}: {}",
+                count(&more)
+            );
+        }
+        check_arena(&tree);
+    }
+
+    #[test]
+    fn a_search_in_a_small_arena_prunes_and_goes_on_growing() {
+        let pos = board(7);
+        let mut tree = Tree::new(20_000);
+        tree.reset(Color::White);
+        let done = search(&mut tree, &pos, 30_000);
+        assert_eq!(done, 30_000);
+        assert_eq!(u64::from(tree.node(tree.root()).visits()), 30_000);
+        // Filled, pruned, and filled again: the tree grew after its first pruning.
+        assert!(tree.prunes() >= 2, "{} prunings", tree.prunes());
+        assert!(tree.floor() > Config::default().expand_visits);
+        check_arena(&tree);
     }
 }
