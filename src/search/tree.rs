@@ -5,6 +5,11 @@
 //! of results (2 a win, 1 a draw, 0 a loss). A thread adds a visit to each node on its way down, which counts as a
 //! loss until the result arrives (virtual loss), and adds the result on its way back. Children of a node are
 //! contiguous in the arena, sorted by prior, best first.
+//!
+//! The pie rule's swap exchanges the players' colours. Below a swap node, colours are those of the game after the
+//! swap; the swap node itself and everything above it count in the colours before it (there, the swapper is
+//! White). So a swap node's mover is White, its statistics and proof say how the swapper fares, and a result
+//! or a proof passing up through a swap node has its colours exchanged (see `mcts::iterate`).
 
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
@@ -18,6 +23,7 @@ pub const EXPANDING: u8 = 1;
 pub const EXPANDED: u8 = 2;
 
 const PASS: u32 = 0xffff;
+const SWAP: u32 = 0xfffe;
 const MOVER_BIT: u32 = 1 << 16;
 const VISIT: u64 = 1 << 32;
 
@@ -69,6 +75,7 @@ impl Node {
         let mv_bits = match mv {
             Move::Place(p) => p.index() as u32,
             Move::Pass => PASS,
+            Move::Swap => SWAP,
         };
         let mover_bit = if mover == Color::White { MOVER_BIT } else { 0 };
         self.info.store(mv_bits | mover_bit, Ordering::Relaxed);
@@ -84,6 +91,7 @@ impl Node {
     pub fn mv(&self) -> Move {
         match self.info.load(Ordering::Relaxed) & 0xffff {
             PASS => Move::Pass,
+            SWAP => Move::Swap,
             i => Move::Place(Point::from_index(i as usize)),
         }
     }
