@@ -171,7 +171,14 @@ fn select(sh: &Shared, id: u32, me: Color) -> u32 {
         Flavor::Knowledge => {
             let parent_q = if nv > 0 {
                 let q = ns as f32 / (2.0 * nv as f32);
-                if node.mover() == me { q } else { 1.0 - q }
+                // The node's statistics are its mover's, in its parent's colours: below a swap node the swapper,
+                // who moved as White, owns Black.
+                let owner = if node.mv() == Move::Swap {
+                    node.mover().opponent()
+                } else {
+                    node.mover()
+                };
+                if owner == me { q } else { 1.0 - q }
             } else {
                 0.5
             };
