@@ -337,6 +337,8 @@ pub fn replay(record: &ApRecord) -> Result<Game, ApError> {
     let board = record.board.unwrap_or(DEFAULT_BOARD);
     let geo = Geometry::shared(board).map_err(|e| ApError::Record(e.to_string()))?;
     let mut game = Game::new(geo.clone());
+    // After a swap (the pie rule) the seats exchange colours.
+    let mut swapped = false;
     for (i, turn) in record.turns.iter().enumerate() {
         let fail = |reason: String| ApError::Turn {
             number: i + 1,
@@ -352,12 +354,16 @@ pub fn replay(record: &ApRecord) -> Result<Game, ApError> {
             )));
         }
         if let Some(seat) = turn.seat
-            && seat_color(seat) != color
+            && (seat_color(seat) != color) != swapped
         {
             return Err(fail(format!(
                 "it is in seat {}'s place, but {color} (seat {}) is to move",
                 seat + 1,
-                if color == Color::Black { 1 } else { 2 }
+                if (color == Color::Black) != swapped {
+                    1
+                } else {
+                    2
+                }
             )));
         }
         let text: String = turn
@@ -369,6 +375,14 @@ pub fn replay(record: &ApRecord) -> Result<Game, ApError> {
         if text == "pass" {
             game.play(color, Move::Pass)
                 .map_err(|e| fail(format!("pass is illegal: {e}")))?;
+            continue;
+        }
+        if text == notation::SWAP {
+            // A swap turn says the game was played with the pie rule.
+            game.set_pie(true).map_err(|e| fail(e.to_string()))?;
+            game.play(color, Move::Swap)
+                .map_err(|e| fail(e.to_string()))?;
+            swapped = true;
             continue;
         }
         if text.is_empty() {
@@ -464,6 +478,7 @@ pub fn turns(game: &Game) -> Result<Vec<String>, String> {
                 continue;
             }
             Move::Pass => "pass".to_string(),
+            Move::Swap => notation::SWAP.to_string(),
         };
         match out.last_mut() {
             Some(last) if open => {

@@ -46,6 +46,9 @@ struct Cli {
     /// Search threads [default: all cores]
     #[arg(long)]
     threads: Option<String>,
+    /// The pie rule (RULES.md rule 9): White may answer Black's first placement with 'swap' (the parameter pie)
+    #[arg(long)]
+    pie: bool,
     /// Any engine parameter (see oust-list-params), as NAME=VALUE; repeatable
     #[arg(long = "set", value_name = "NAME=VALUE")]
     set: Vec<String>,
@@ -181,6 +184,10 @@ struct MatchArgs {
     /// Swap colours every game
     #[arg(long)]
     alternate: bool,
+    /// The pie rule (RULES.md rule 9): both engines get 'oust-set-param pie on'; after White's swap they exchange
+    /// colours for the rest of the game
+    #[arg(long)]
+    pie: bool,
     /// Openings, one a line (vertices); each is played twice with colours swapped
     #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
     openings: Option<PathBuf>,
@@ -571,6 +578,9 @@ fn apply_flags(engine: &mut Engine, cli: &Cli) -> Result<(), String> {
                 .map_err(|e| format!("--{}: {e}", name.replace('_', "-")))?;
         }
     }
+    if cli.pie {
+        gtp::set_param(engine, "pie", "on").map_err(|e| format!("--pie: {e}"))?;
+    }
     for pair in &cli.set {
         let (name, value) = pair
             .split_once('=')
@@ -686,6 +696,7 @@ fn play_match(args: &MatchArgs) -> ExitCode {
         sprt: args.sprt,
         seed,
         progress: Progress::for_stderr(),
+        pie: args.pie,
     };
     log::info!("match seed {seed}");
     let interrupt = interrupt_flag();

@@ -78,21 +78,28 @@ pub fn count(n: impl std::fmt::Display, noun: &str) -> String {
     format!("{n} {noun}{plural}")
 }
 
-/// The name of a move on `geo`'s board: a vertex in upper case, such as `D4`, or `pass`.
+/// The name of the pie rule's swap, in every notation.
+pub const SWAP: &str = "swap";
+
+/// The name of a move on `geo`'s board: a vertex in upper case, such as `D4`, `pass` or `swap`.
 pub fn move_name(geo: &Geometry, mv: Move) -> String {
     match mv {
         Move::Place(p) => geo.name(p),
         Move::Pass => "pass".to_string(),
+        Move::Swap => SWAP.to_string(),
     }
 }
 
-/// Reads a move: a vertex (see [`Geometry::parse_vertex`]) or `pass`, in any case.
+/// Reads a move: a vertex (see [`Geometry::parse_vertex`]), `pass` or `swap`, in any case.
 ///
 /// # Errors
 /// [`MoveTextError::NotAMove`] for other text, [`MoveTextError::OffBoard`] for a vertex the board lacks.
 pub fn parse_move(geo: &Geometry, text: &str) -> Result<Move, MoveTextError> {
     if text.eq_ignore_ascii_case("pass") {
         return Ok(Move::Pass);
+    }
+    if text.eq_ignore_ascii_case(SWAP) {
+        return Ok(Move::Swap);
     }
     match geo.parse_vertex(text) {
         Ok(p) => Ok(Move::Place(p)),
@@ -129,7 +136,7 @@ impl Notation {
         }
     }
 
-    /// The name of a move: [`move_name`] or [`cell_name`] (lower case), or `pass`.
+    /// The name of a move: [`move_name`] or [`cell_name`] (lower case), `pass` or `swap`.
     pub fn move_text(self, geo: &Geometry, mv: Move) -> String {
         match (self, mv) {
             (Notation::AbstractPlay, Move::Place(p)) => cell_name(geo, p),
@@ -137,7 +144,7 @@ impl Notation {
         }
     }
 
-    /// Reads a move in this notation: a vertex or cell, or `pass`.
+    /// Reads a move in this notation: a vertex or cell, `pass` or `swap`.
     ///
     /// # Errors
     /// [`ReadMoveError`]: [`parse_move`]'s refusal, or in Abstract Play's notation text that is not a cell, or a
@@ -146,6 +153,7 @@ impl Notation {
         match self {
             Notation::Gtp => parse_move(geo, text).map_err(ReadMoveError::Gtp),
             Notation::AbstractPlay if text.eq_ignore_ascii_case("pass") => Ok(Move::Pass),
+            Notation::AbstractPlay if text.eq_ignore_ascii_case(SWAP) => Ok(Move::Swap),
             Notation::AbstractPlay => match parse_cell(geo, text) {
                 Ok(p) => Ok(Move::Place(p)),
                 Err(CellError::Syntax(t)) => Err(ReadMoveError::NotACell(t)),
@@ -479,6 +487,12 @@ mod tests {
             }
             assert_eq!(parse_move(&geo, "PASS"), Ok(Move::Pass));
             assert_eq!(move_name(&geo, Move::Pass), "pass");
+            assert_eq!(parse_move(&geo, "Swap"), Ok(Move::Swap));
+            assert_eq!(move_name(&geo, Move::Swap), "swap");
+            assert_eq!(
+                Notation::AbstractPlay.read_move(&geo, "swap"),
+                Ok(Move::Swap)
+            );
             assert!(matches!(
                 parse_move(&geo, "x"),
                 Err(MoveTextError::NotAMove(_))

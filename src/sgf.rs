@@ -60,6 +60,9 @@ pub fn write(game: &Game, info: &GameInfo) -> String {
         let _ = write!(out, "{HEX_PROPERTY}[{side}]");
     }
     let _ = write!(out, "GN[Oust]");
+    if game.pie() {
+        let _ = write!(out, "{RULES_PROPERTY}[{PIE_RULES}]");
+    }
     for (key, value) in [("PB", &info.black), ("PW", &info.white), ("DT", &info.date)] {
         if let Some(v) = value {
             let _ = write!(out, "{key}[{}]", escape(v));
@@ -111,6 +114,7 @@ pub fn write(game: &Game, info: &GameInfo) -> String {
         let value = match record.mv {
             Move::Place(p) => geo.sgf_coord(p),
             Move::Pass => String::new(),
+            Move::Swap => SWAP_VALUE.to_string(),
         };
         let _ = write!(out, ";{key}[{value}]");
     }
@@ -124,6 +128,13 @@ fn stones_empty(pos: &Position) -> bool {
 
 /// The private root property that marks a hexhex board: `HX[S]` for side S, with `SZ[2S-1]`.
 pub const HEX_PROPERTY: &str = "HX";
+
+/// The root property (SGF's rules property) that says the game was played with the pie rule: `RU[pie]`.
+pub const RULES_PROPERTY: &str = "RU";
+/// The value of [`RULES_PROPERTY`] for the pie rule.
+pub const PIE_RULES: &str = "pie";
+/// The value of the pie rule's swap as a move: `W[swap-sides]`, as HexGui writes an exchange of sides.
+pub const SWAP_VALUE: &str = "swap-sides";
 
 /// The main line of an SGF record, as far as Oust needs it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -141,6 +152,8 @@ pub struct Record {
     pub turns: Vec<(usize, Color)>,
     /// Other root properties, such as `PB`, `PW` and `RE`, with their first value.
     pub info: Vec<(String, String)>,
+    /// The pie rule: `RU[pie]` in the root, or a swap among the moves.
+    pub pie: bool,
 }
 
 impl Record {
@@ -664,11 +677,19 @@ fn record_of<'n>(
     for (color, v) in raw_moves {
         let mv = if v.is_empty() || (v == "tt" && geo.sgf_tt_is_pass()) {
             Move::Pass
+        } else if v.eq_ignore_ascii_case(SWAP_VALUE) {
+            Move::Swap
         } else {
             Move::Place(geo.sgf_point(&v).map_err(SgfError::Syntax)?)
         };
         moves.push((color, mv));
     }
+    let pie = moves.iter().any(|&(_, mv)| mv == Move::Swap)
+        || info.iter().any(|(k, v)| {
+            k == RULES_PROPERTY
+                && v.split(|c: char| !c.is_ascii_alphanumeric())
+                    .any(|w| w.eq_ignore_ascii_case(PIE_RULES))
+        });
     Ok(Record {
         board,
         setup,
@@ -676,6 +697,7 @@ fn record_of<'n>(
         moves,
         turns,
         info,
+        pie,
     })
 }
 
@@ -739,6 +761,8 @@ pub fn replay(record: &Record, limit: Option<usize>) -> Result<Game, SgfError> {
             false,
         ))
     };
+    game.set_pie(record.pie)
+        .expect("a game without moves has no swap");
     // The stated sides in the order of their moves (a parsed record has them so already; the sort is stable, so
     // the statements about one move keep their order), walked once alongside the moves.
     let turns: Cow<[(usize, Color)]> = if record.turns.is_sorted_by_key(|&(n, _)| n) {

@@ -140,6 +140,7 @@ fn sgf_moves(game: &Game) -> Vec<String> {
             let name = match r.mv {
                 Move::Place(p) => geo.name(p),
                 Move::Pass => "pass".into(),
+                Move::Swap => "swap".into(),
             };
             format!("{} {name}", r.color.letter().to_ascii_uppercase())
         })

@@ -13,6 +13,9 @@ vertex as a strict GTP engine does, except for one misbehaviour chosen by MODE:
   hang        never answers the first genmove after a move was played
   extra-turn  captures whenever it can, then treats its turn as over and answers the extra genmove with 'pass'
   plain       a well-behaved engine that knows only standard GTP: every oust-* command is an unknown command
+  swap        answers its first genmove of each game with 'swap' (the pie rule's swap; legal only for White's
+              first move with the pie rule on), and plays it in the real engine too
+  swap-late   answers its second genmove of each game with 'swap', which is never legal
 """
 
 import os
@@ -91,6 +94,11 @@ while True:
     genmoves += 1
     if MODE == "illegal" and genmoves == 1:
         answer("= " + (last_point or "Z25"))
+        continue
+    if (MODE == "swap" and genmoves == 1) or (MODE == "swap-late" and genmoves == 2):
+        ask("play %s swap" % words[1])
+        moves_seen += 1
+        answer("= swap")
         continue
     if MODE == "garbage" and genmoves == 1:
         answer("= banana")

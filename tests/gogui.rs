@@ -141,6 +141,7 @@ fn gogui_style_replays_of_a_whole_game_reach_the_saved_position() {
             let name = match r.mv {
                 oust::rules::Move::Place(p) => final_game.position().geometry().name(p),
                 oust::rules::Move::Pass => "pass".into(),
+                oust::rules::Move::Swap => "swap".into(),
             };
             let c = if r.color == Color::Black { 'B' } else { 'W' };
             format!("play {c} {name}\n")

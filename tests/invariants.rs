@@ -24,7 +24,7 @@ const SIZES: &[(usize, usize)] = &[
 fn ref_move(mv: Move) -> Option<usize> {
     match mv {
         Move::Place(p) => Some(p.index()),
-        Move::Pass => None,
+        Move::Pass | Move::Swap => None,
     }
 }
 

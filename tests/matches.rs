@@ -885,3 +885,101 @@ fn one_move_is_one_move_in_the_start_line_and_the_results() {
         "{text}"
     );
 }
+
+/// Who placed the first stone and who swapped, from a game's record: `Some(swapper)` when White's first move was
+/// the pie rule's swap.
+fn swapper(dir: &Path, r: &GameResult) -> Option<Side> {
+    let text = fs::read_to_string(dir.join(format!("game-{:04}.sgf", r.number))).unwrap();
+    let record = sgf::parse(&text).unwrap();
+    assert!(record.pie, "RU[pie] in every record of a pie match: {text}");
+    let swapped = record
+        .moves
+        .get(1)
+        .is_some_and(|&(c, mv)| c == Color::White && mv == oust::rules::Move::Swap);
+    assert_eq!(swapped, text.contains("W[swap-sides]"), "{text}");
+    // After a swap, the engine that swapped owns Black: PB names it, and the results line says so.
+    swapped.then_some(r.black)
+}
+
+#[test]
+fn a_pie_match_between_two_engines_credits_the_colours_after_the_swap() {
+    let dir = scratch("pie");
+    let commands = [oust(1), oust(2)];
+    let results_path = dir.join("results.tsv");
+    let out = run_match(
+        &commands,
+        &[
+            "--games",
+            "8",
+            "--size",
+            "5",
+            "--pie",
+            "--random-openings",
+            "1",
+            "--seed",
+            "3",
+        ],
+        &dir,
+        &results_path,
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let text = fs::read_to_string(&results_path).unwrap();
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("# settings:") && l.contains(" pie")),
+        "{text}"
+    );
+    let results = ResultsFile::parse(&text).unwrap().games;
+    assert_eq!(results.len(), 8);
+    check_sgfs(&dir.join("sgf"), &results, &commands);
+    let mut swaps = 0;
+    for r in &results {
+        assert!(!r.reason.is_forfeit(), "{r:?}");
+        // Openings are played twice with colours exchanged: A starts as Black in odd games.
+        let started_black = if r.number % 2 == 1 { Side::A } else { Side::B };
+        match swapper(&dir.join("sgf"), r) {
+            Some(side) => {
+                swaps += 1;
+                assert_eq!(side, started_black.other(), "the swapper is White's engine");
+                assert_eq!(r.black, started_black.other(), "{r:?}");
+            }
+            None => assert_eq!(r.black, started_black, "{r:?}"),
+        }
+    }
+    assert!(
+        swaps > 0 && swaps < 8,
+        "{swaps} swaps: both decisions should occur"
+    );
+    let (w, l, d) = counts(&results, Side::A);
+    assert!(
+        stdout.contains(&format!("A: {w} wins, {l} losses, {d} draws")),
+        "{stdout}"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_swap_at_the_wrong_time_is_a_forfeit() {
+    // Without the pie rule every swap is illegal.
+    let results = against_broken("swap", 2, |_| {});
+    assert_forfeits(
+        &results,
+        Reason::Illegal,
+        "swap is illegal: the pie rule is off",
+    );
+    // With it, a second swap is never legal, whoever answers it.
+    let results = against_broken("swap-late", 2, |c| c.pie = true);
+    assert_forfeits(&results, Reason::Illegal, "swap is illegal");
+    // As Black (game 1) a swap is a forfeit; as White answering the opening stone (game 2) it is the rule, and the
+    // broken engine then owns Black.
+    let results = against_broken("swap", 2, |c| c.pie = true);
+    assert_forfeits(
+        &results[..1],
+        Reason::Illegal,
+        "swap is illegal: only white may swap",
+    );
+    assert!(!results[1].reason.is_forfeit(), "{:?}", results[1]);
+    assert_eq!(results[1].black, Side::A, "{:?}", results[1]);
+}

@@ -134,6 +134,7 @@ fn every_parameter_reads_back_what_was_set() {
         let value = match name {
             "player" => "uct-plain",
             "notation" => "ap",
+            "pie" => "on",
             "resign_threshold" | "fpu_reduction" | "solver_share" => "0.5",
             _ => "3",
         };

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::notation::{Notation, move_name as name_on, picture};
-use crate::rules::{Color, Move, MoveReport, Position, Status};
+use crate::rules::{Color, Move, MoveReport, PieStage, Position, Status};
 
 use super::error::GtpError;
 use super::reply::Reply;
@@ -62,8 +62,8 @@ pub fn move_name(pos: &Position, mv: Move) -> String {
     name_on(pos.geometry(), mv)
 }
 
-/// The legal moves of the side to move in `notation`, separated by spaces: placements in point order, `pass` when
-/// a pass is forced, nothing once the game is over.
+/// The legal moves of the side to move in `notation`, separated by spaces: placements in point order, then `swap`
+/// while the pie rule allows it, `pass` when a pass is forced, nothing once the game is over.
 pub fn legal_list(pos: &Position, notation: Notation) -> String {
     let names: Vec<String> = pos
         .legal_moves()
@@ -73,10 +73,13 @@ pub fn legal_list(pos: &Position, notation: Notation) -> String {
     names.join(" ")
 }
 
-/// The report tokens of a move, in the documented order: `capture N`, `extra-turn`, `forced-pass C`, `result R`.
-/// Empty for a plain non-capturing placement.
+/// The report tokens of a move, in the documented order: `swapped`, `capture N`, `extra-turn`, `forced-pass C`,
+/// `result R`. Empty for a plain non-capturing placement.
 pub fn report_tokens(report: &MoveReport) -> String {
     let mut tokens = Vec::new();
+    if report.swapped {
+        tokens.push("swapped".to_string());
+    }
     if report.captured > 0 {
         tokens.push(format!("capture {}", report.captured));
     }
@@ -136,6 +139,10 @@ pub fn board_diagram(pos: &Position) -> String {
         Status::Ongoing if pos.extra_turn() => {
             format!("{} to move (extra turn after a capture)", pos.to_move())
         }
+        Status::Ongoing if matches!(pos.last_move(), Some((_, Move::Swap))) => format!(
+            "{} to move again (after the swap: the players exchanged colours)",
+            pos.to_move()
+        ),
         Status::Ongoing => format!("{} to move", pos.to_move()),
     };
     let _ = writeln!(out, "{turn}");
@@ -152,6 +159,17 @@ pub fn board_diagram(pos: &Position) -> String {
         None => "none".to_string(),
     };
     let _ = writeln!(out, "last move: {last_text}");
+    if pos.pie() {
+        let stage = match pos.pie_stage() {
+            PieStage::Ahead => "white may swap after black's first placement",
+            PieStage::Available => "white may swap now",
+            PieStage::None if pos.last_move().is_some_and(|(_, m)| m == Move::Swap) => {
+                "white swapped"
+            }
+            PieStage::None => "no swap any more",
+        };
+        let _ = writeln!(out, "pie rule: on ({stage})");
+    }
     let result = match status {
         Status::Over(o) => o.describe(),
         _ => "none (game in progress)".to_string(),

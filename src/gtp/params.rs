@@ -91,6 +91,20 @@ pub static PARAMS: &[ParamSpec] = &[
         }
     ),
     param!(
+        "pie",
+        "the pie rule: on (White may answer Black's first placement with swap) or off",
+        |e| if e.settings.pie { "on" } else { "off" },
+        |e, v| {
+            let on = match v.to_ascii_lowercase().as_str() {
+                "on" | "true" | "1" => true,
+                "off" | "false" | "0" => false,
+                _ => return Err(format!("expected on or off, got '{v}'")),
+            };
+            e.game.set_pie(on).map_err(|err| err.to_string())?;
+            e.settings.pie = on
+        }
+    ),
+    param!(
         "resign_threshold",
         "resign below this winning chance, 0 never",
         |e| e.settings.resign_threshold,

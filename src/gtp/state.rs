@@ -96,6 +96,8 @@ pub struct Settings {
     pub config: Config,
     /// The names `play`, `genmove` and `list_legal` use for moves.
     pub notation: Notation,
+    /// The pie rule (RULES.md rule 9): White may answer Black's first placement with `swap`.
+    pub pie: bool,
 }
 
 impl Default for Settings {
@@ -111,6 +113,7 @@ impl Default for Settings {
             solver_mb: 64,
             config: Config::default(),
             notation: Notation::Gtp,
+            pie: false,
         }
     }
 }
@@ -179,8 +182,11 @@ impl Engine {
     /// A message when the configured board is not supported.
     pub fn new(options: Options) -> Result<Engine, String> {
         let geo = Geometry::shared(options.board).map_err(|e| e.to_string())?;
+        let mut game = Game::new(geo);
+        game.set_pie(options.settings.pie)
+            .map_err(|e| e.to_string())?;
         Ok(Engine {
-            game: Game::new(geo),
+            game,
             rng: Rng::new(options.seed),
             settings: options.settings.clone(),
             options,
@@ -197,9 +203,13 @@ impl Engine {
         })
     }
 
-    /// Replaces the game by a new one: both clocks start full again, the resignation counts restart and the
-    /// players' names are forgotten. (The search tree notices the new game by itself.)
-    pub(crate) fn start_game(&mut self, game: Game) {
+    /// Replaces the game by a new one, with the engine's pie setting: both clocks start full again, the resignation
+    /// counts restart and the players' names are forgotten. (The search tree notices the new game by itself.)
+    pub(crate) fn start_game(&mut self, mut game: Game) {
+        if game.set_pie(self.settings.pie).is_err() {
+            // A loaded record with a swap: the rule it was played under wins.
+            self.settings.pie = true;
+        }
         self.game = game;
         self.players = Default::default();
         for clock in &mut self.clocks {

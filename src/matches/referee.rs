@@ -75,6 +75,8 @@ pub struct GameSpec<'a> {
     pub log_dir: Option<PathBuf>,
     /// Updated with the number of moves played, for the progress display.
     pub moves_played: Option<&'a AtomicUsize>,
+    /// The pie rule (RULES.md rule 9): both engines are told, and after a swap they exchange colours.
+    pub pie: bool,
 }
 
 /// The end of a game.
@@ -112,6 +114,10 @@ struct Referee<'a, 'b> {
     spec: &'a GameSpec<'b>,
     stop: &'a AtomicBool,
     game: Game,
+    /// The engine that plays Black now: `spec.black` until a swap, the other one after it.
+    black: Side,
+    /// Clocks, time spent and longest answer of each engine, indexed by [`Side`]: a swap exchanges colours, not
+    /// clocks.
     clocks: [Option<Clock>; 2],
     time: [f64; 2],
     longest: [f64; 2],
@@ -121,11 +127,15 @@ struct Referee<'a, 'b> {
 /// `stop` interrupts the game.
 pub fn play_game(seats: &mut [Seat; 2], spec: &GameSpec<'_>, stop: &AtomicBool) -> Played {
     let clock = spec.time.clock.map(Clock::new);
+    let mut game = Game::new(spec.geometry.clone());
+    game.set_pie(spec.pie)
+        .expect("a new game has no swap to undo");
     let mut referee = Referee {
         seats,
         spec,
         stop,
-        game: Game::new(spec.geometry.clone()),
+        game,
+        black: spec.black,
         clocks: [clock, clock],
         time: [0.0; 2],
         longest: [0.0; 2],
@@ -133,10 +143,14 @@ pub fn play_game(seats: &mut [Seat; 2], spec: &GameSpec<'_>, stop: &AtomicBool) 
     let ended = referee.run();
     let Referee {
         game,
-        time,
-        longest,
+        black,
+        time: side_time,
+        longest: side_longest,
         ..
     } = referee;
+    // Results are by colour, and colours belong to the engines as they are at the end (after any swap).
+    let by_colour = |v: [f64; 2]| [v[black.index()], v[black.other().index()]];
+    let (time, longest) = (by_colour(side_time), by_colour(side_longest));
     let (outcome, reason, detail) = match ended {
         Ok(outcome) => {
             let reason = match outcome {
@@ -152,7 +166,7 @@ pub fn play_game(seats: &mut [Seat; 2], spec: &GameSpec<'_>, stop: &AtomicBool) 
         }) => {
             // An engine that broke the stream is restarted for the next game.
             if matches!(reason, Reason::Time | Reason::Crash | Reason::Malformed) {
-                let side = side_of(spec, color);
+                let side = side_of(black, color);
                 seats[side.index()].shut_down(false);
             }
             (Outcome::Win(color.opponent()), reason, detail)
@@ -162,7 +176,7 @@ pub fn play_game(seats: &mut [Seat; 2], spec: &GameSpec<'_>, stop: &AtomicBool) 
     };
     let result = GameResult {
         number: spec.number,
-        black: spec.black,
+        black,
         outcome,
         reason,
         detail,
@@ -174,16 +188,17 @@ pub fn play_game(seats: &mut [Seat; 2], spec: &GameSpec<'_>, stop: &AtomicBool) 
     Played::Finished(result, game)
 }
 
-fn side_of(spec: &GameSpec<'_>, color: Color) -> Side {
+/// The engine playing `color` when `black` plays Black.
+fn side_of(black: Side, color: Color) -> Side {
     match color {
-        Color::Black => spec.black,
-        Color::White => spec.black.other(),
+        Color::Black => black,
+        Color::White => black.other(),
     }
 }
 
 impl Referee<'_, '_> {
     fn seat(&mut self, color: Color) -> &mut Seat {
-        let side = side_of(self.spec, color);
+        let side = side_of(self.black, color);
         &mut self.seats[side.index()]
     }
 
@@ -227,6 +242,11 @@ impl Referee<'_, '_> {
             }
             let mv = self.genmove(color)?;
             self.tell(color.opponent(), color, mv)?;
+            if mv == Move::Swap {
+                // The players exchange colours: the swapper owns the black stone, and White, who moves next, is
+                // played by the engine that started.
+                self.black = self.black.other();
+            }
         }
     }
 
@@ -269,6 +289,9 @@ impl Referee<'_, '_> {
                 self.must_accept(color, &format!("rectangular_boardsize {width} {height}"))?;
             }
             board @ Shape::Hex { .. } => self.hex_board(color, board)?,
+        }
+        if self.spec.pie {
+            self.must_accept(color, "oust-set-param pie on")?;
         }
         self.must_accept(color, "clear_board")?;
         if let Some(clock) = self.spec.time.clock {
@@ -375,7 +398,8 @@ impl Referee<'_, '_> {
     fn genmove(&mut self, color: Color) -> Result<Move, Stop> {
         let extra_turn = self.game.position().extra_turn();
         let time = self.spec.time;
-        let i = color.index();
+        // Clocks and times belong to the engine, whatever colour it plays.
+        let i = side_of(self.black, color).index();
         let mut limit = time.timeout;
         let mut clocked = false;
         if let Some(allowance) = self.clocks[i].and_then(|c| c.allowance()) {

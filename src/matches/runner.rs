@@ -105,6 +105,9 @@ pub struct MatchConfig {
     pub seed: u64,
     /// The progress display.
     pub progress: Progress,
+    /// The pie rule (RULES.md rule 9): engines are told with `oust-set-param pie on`; after a swap they exchange
+    /// colours for the rest of the game, and results and records credit the colours as they are at the end.
+    pub pie: bool,
 }
 
 impl MatchConfig {
@@ -129,6 +132,7 @@ impl MatchConfig {
             sprt: None,
             seed: 1,
             progress: Progress::Off,
+            pie: false,
         }
     }
 
@@ -141,6 +145,9 @@ impl MatchConfig {
         ];
         if self.alternate {
             parts.push("alternate".into());
+        }
+        if self.pie {
+            parts.push("pie".into());
         }
         match &self.openings {
             OpeningSource::None => {}
@@ -538,6 +545,7 @@ fn worker(shared: &Shared<'_>, slot: usize, tx: Sender<Message>) {
             max_moves: config.max_moves,
             log_dir: config.log_dir.clone(),
             moves_played: Some(&shared.playing[slot].moves),
+            pie: config.pie,
         };
         let playing = &shared.playing[slot];
         playing.moves.store(0, Ordering::Relaxed);
@@ -579,6 +587,10 @@ fn write_sgf(
         return;
     };
     let number = index + 1;
+    // After a swap the engines exchanged colours: PB and PW name the colours' owners at the end, as RE does.
+    let started_black = black;
+    let swapped = game.records().iter().any(|r| r.mv == Move::Swap);
+    let black = if swapped { black.other() } else { black };
     let label = |side: Side| {
         format!(
             "{} ({})",
@@ -591,6 +603,13 @@ fn write_sgf(
         black.letter(),
         black.other().letter()
     );
+    if swapped {
+        comment.push_str(&format!(
+            " Engine {} placed the first black stone; engine {} swapped (pie rule) and took it over.",
+            started_black.letter(),
+            black.letter()
+        ));
+    }
     match result {
         Some(r) if !r.detail.is_empty() => {
             comment.push_str(&format!(

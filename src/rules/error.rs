@@ -16,6 +16,37 @@ pub enum TurnReason {
     ExtraTurn,
     /// The previous player passed.
     AfterPass,
+    /// White swapped (the pie rule) and moves again.
+    AfterSwap,
+}
+
+/// Why the pie rule's swap is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SwapRefusal {
+    /// The pie rule is off.
+    PieOff,
+    /// Black asked to swap; only White may.
+    Black,
+    /// No stone has been placed yet.
+    NoStone,
+    /// White has already swapped.
+    Used,
+    /// The moment has passed (White has moved, or the game did not start from the empty board).
+    TooLate,
+}
+
+impl fmt::Display for SwapRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SwapRefusal::PieOff => "the pie rule is off",
+            SwapRefusal::Black => "only white may swap, as its first move",
+            SwapRefusal::NoStone => "black has not placed its first stone yet",
+            SwapRefusal::Used => "white has already swapped",
+            SwapRefusal::TooLate => {
+                "white may swap only in answer to black's first placement on the empty board"
+            }
+        })
+    }
 }
 
 /// A move the rules refuse. The position is unchanged.
@@ -73,6 +104,11 @@ pub enum IllegalMove {
         /// How it ended.
         outcome: Outcome,
     },
+    /// The pie rule's swap is not available.
+    SwapNotAllowed {
+        /// Why.
+        why: SwapRefusal,
+    },
 }
 
 impl IllegalMove {
@@ -111,7 +147,9 @@ impl IllegalMove {
                 color,
                 example: rename(&example),
             },
-            other @ (IllegalMove::NotYourTurn { .. } | IllegalMove::GameOver { .. }) => other,
+            other @ (IllegalMove::NotYourTurn { .. }
+            | IllegalMove::GameOver { .. }
+            | IllegalMove::SwapNotAllowed { .. }) => other,
         }
     }
 }
@@ -137,6 +175,7 @@ impl fmt::Display for IllegalMove {
                     }
                     TurnReason::ExtraTurn => write!(f, "extra turn after a capture")?,
                     TurnReason::AfterPass => write!(f, "{} passed", to_move.opponent())?,
+                    TurnReason::AfterSwap => write!(f, "{to_move} swapped and moves again")?,
                 }
                 if *must_pass {
                     write!(f, " ({to_move} has no legal placement and must pass)")?;
@@ -171,6 +210,7 @@ impl fmt::Display for IllegalMove {
             IllegalMove::GameOver { outcome } => {
                 write!(f, "the game is over: {}", outcome.describe())
             }
+            IllegalMove::SwapNotAllowed { why } => write!(f, "swap is illegal: {why}"),
         }
     }
 }

@@ -6,6 +6,20 @@ use super::error::IllegalMove;
 use super::geometry::{Color, Geometry};
 use super::position::{Move, MoveReport, Position};
 
+/// The pie rule cannot be switched off in a game whose moves include a swap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SwapInHistory;
+
+impl std::fmt::Display for SwapInHistory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(
+            "the game has a swap, so the pie rule stays on until a new game (or undo the swap)",
+        )
+    }
+}
+
+impl std::error::Error for SwapInHistory {}
+
 /// One move of a game's history.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Record {
@@ -63,6 +77,25 @@ impl Game {
         self.positions.push(next);
         self.records.push(Record { color, mv, report });
         Ok(report)
+    }
+
+    /// True when the pie rule (rule 9) is on for this game.
+    pub fn pie(&self) -> bool {
+        self.start().pie()
+    }
+
+    /// Switches the pie rule on or off for the whole game, its history included (so that undo keeps it).
+    ///
+    /// # Errors
+    /// Switching it off in a game that has a swap; the game is then unchanged.
+    pub fn set_pie(&mut self, on: bool) -> Result<(), SwapInHistory> {
+        if !on && self.records.iter().any(|r| r.mv == Move::Swap) {
+            return Err(SwapInHistory);
+        }
+        for pos in &mut self.positions {
+            pos.set_pie(on);
+        }
+        Ok(())
     }
 
     /// Takes back the last move and returns it, or `None` at the start.

@@ -9,12 +9,12 @@ mod outcome;
 mod perft;
 mod position;
 
-pub use error::{IllegalMove, TurnReason};
-pub use game::{Game, Record};
+pub use error::{IllegalMove, SwapRefusal, TurnReason};
+pub use game::{Game, Record, SwapInHistory};
 pub use geometry::{
     BadSize, Color, Geometry, Layout, LayoutItem, LayoutLine, MAX_DEGREE, MAX_HEX_SIDE, MAX_SIDE,
     MIN_HEX_SIDE, MIN_SIDE, OffBoard, Point, Shape, VertexError, column_index,
 };
 pub use outcome::Outcome;
 pub use perft::{PerftLimit, perft};
-pub use position::{Move, MoveReport, Position, Probe, Status};
+pub use position::{Move, MoveReport, PieStage, Position, Probe, Status};

@@ -24,8 +24,8 @@ impl fmt::Display for PerftLimit {
 
 impl std::error::Error for PerftLimit {}
 
-/// Counts the leaves of the game tree `depth` moves deep from `pos`. A forced pass counts as a move; a finished
-/// game has no moves.
+/// Counts the leaves of the game tree `depth` moves deep from `pos`. A forced pass counts as a move, and so does the
+/// pie rule's swap while it is available; a finished game has no moves.
 ///
 /// # Errors
 /// [`PerftLimit`] when more than `node_limit` interior and leaf nodes would be visited.
@@ -58,7 +58,8 @@ fn perft_at(
     let (here, below) = stack.split_first_mut().expect("a position per depth");
     let (mine, rest) = moves.split_first_mut().expect("a move list per depth");
     let pass = moves_of(here, mine);
-    let count = mine.len() as u64 + u64::from(pass);
+    let swap = here.swap_available();
+    let count = mine.len() as u64 + u64::from(pass) + u64::from(swap);
     *visited += count;
     if *visited > limit {
         return Err(PerftLimit { limit });
@@ -72,6 +73,12 @@ fn perft_at(
         child.copy_from(here);
         child.pass_unchecked();
         return perft_at(below, rest, depth - 1, visited, limit);
+    }
+    if swap {
+        child.copy_from(here);
+        child.swap_unchecked();
+        let (below, rest) = (&mut *below, &mut *rest);
+        total += perft_at(below, rest, depth - 1, visited, limit)?;
     }
     for &p in mine.iter() {
         below[0].copy_from(here);

@@ -7,17 +7,31 @@
 
 use std::sync::Arc;
 
-use super::error::{IllegalMove, TurnReason};
+use super::error::{IllegalMove, SwapRefusal, TurnReason};
 use super::geometry::{Color, Geometry, MAX_DEGREE, OffBoard, Point, Table};
 use super::outcome::Outcome;
 
-/// A move: a placement on a point, or a pass (legal only when no placement is).
+/// A move: a placement on a point, a pass (legal only when no placement is) or the pie rule's swap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
     /// Place a stone of the side to move on the point.
     Place(Point),
     /// Pass: only when the side to move has no legal placement.
     Pass,
+    /// The pie rule's swap (rule 9): White answers Black's first placement by taking over the black stone. No
+    /// stone changes and White moves again; only the right to swap is used up.
+    Swap,
+}
+
+/// Where a game stands with respect to the pie rule's swap (rule 9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PieStage {
+    /// The empty board with Black to move and the pie rule on: White will be able to swap.
+    Ahead,
+    /// White may swap now.
+    Available,
+    /// The swap plays no further part (the pie rule is off, the swap was used or passed up).
+    None,
 }
 
 /// Where the game stands.
@@ -42,6 +56,8 @@ pub struct MoveReport {
     pub forced_pass: Option<Color>,
     /// How the game ended, when this move ended it.
     pub outcome: Option<Outcome>,
+    /// The move was the pie rule's swap: the players exchanged colours and White moves again.
+    pub swapped: bool,
 }
 
 /// What the rules see when a colour considers a placement on an empty point.
@@ -62,6 +78,12 @@ impl Probe {
         !self.joins || (self.enemy > 0 && self.enemy < self.group)
     }
 }
+
+/// Zobrist key toggled while the pie rule's swap is available, so that the position before the swap and the one
+/// after it (same stones, White to move) differ.
+const SWAP_KEY: u64 = 0x5be0_cd19_137e_2179;
+/// Zobrist key toggled on the empty board while the pie rule is on (its value differs from the board without it).
+const SWAP_AHEAD_KEY: u64 = 0x1f83_d9ab_fb41_bd6b;
 
 const EMPTY: u8 = 2;
 /// Colour of the sentinel slot that stands for every missing neighbour.
@@ -133,16 +155,19 @@ pub struct Position {
     winner: Option<Color>,
     hash: u64,
     last: Option<(Color, Move)>,
+    /// The pie rule (rule 9) is on.
+    pie: bool,
     /// Scratch list of groups to recompute after a capture (kept to avoid allocating).
     dirty: Vec<u16>,
 }
 
 impl PartialEq for Position {
-    /// Positions are equal when the stones, side to move, extra-turn state and result are.
+    /// Positions are equal when the stones, side to move, extra-turn state, right to swap and result are.
     fn eq(&self, other: &Position) -> bool {
         self.geo.shape() == other.geo.shape()
             && self.to_move == other.to_move
             && self.extra_turn == other.extra_turn
+            && self.pie_stage() == other.pie_stage()
             && self.winner == other.winner
             && self.hash == other.hash
             && (0..self.geo.len()).all(|i| self.slots[i].color == other.slots[i].color)
@@ -192,6 +217,7 @@ impl Position {
             winner: None,
             hash: 0,
             last: None,
+            pie: false,
             dirty: Vec::with_capacity(n),
             geo,
         };
@@ -279,6 +305,7 @@ impl Position {
         self.winner = other.winner;
         self.hash = other.hash;
         self.last = other.last;
+        self.pie = other.pie;
     }
 
     /// The board's geometry.
@@ -310,10 +337,73 @@ impl Position {
         self.winner
     }
 
-    /// Zobrist hash of the stones, the side to move and the extra-turn state.
+    /// Zobrist hash of the stones, the side to move, the extra-turn state and the right to swap.
     #[inline]
     pub fn hash(&self) -> u64 {
-        self.hash
+        match self.pie_stage() {
+            PieStage::Ahead => self.hash ^ SWAP_AHEAD_KEY,
+            PieStage::Available => self.hash ^ SWAP_KEY,
+            PieStage::None => self.hash,
+        }
+    }
+
+    /// Where the game stands with respect to the pie rule's swap: still ahead, available now, or out of the
+    /// picture (pie off, used, passed, or a game that did not start from the empty board).
+    #[inline]
+    pub fn pie_stage(&self) -> PieStage {
+        if !self.pie || self.placements > 1 {
+            PieStage::None
+        } else if self.swap_available() {
+            PieStage::Available
+        } else if self.placements == 0 && self.stones == [0, 0] && self.to_move == Color::Black {
+            PieStage::Ahead
+        } else {
+            PieStage::None
+        }
+    }
+
+    /// True when the pie rule (rule 9) is on for this game.
+    #[inline]
+    pub fn pie(&self) -> bool {
+        self.pie
+    }
+
+    /// Switches the pie rule on or off. It matters only at White's first move, which [`Position::swap_available`]
+    /// recognises from the position itself.
+    pub fn set_pie(&mut self, on: bool) {
+        self.pie = on;
+    }
+
+    /// True when the side to move may play [`Move::Swap`]: the pie rule is on, and White is to move in answer to
+    /// Black's first placement on the empty board (one black stone, no other placement since the empty board).
+    #[inline]
+    pub fn swap_available(&self) -> bool {
+        self.pie
+            && self.placements == 1
+            && matches!(self.last, Some((Color::Black, Move::Place(_))))
+            && self.stones == [1, 0]
+    }
+
+    /// Why [`Move::Swap`] is illegal for `color` here, or `None` when it is legal.
+    pub fn swap_refusal(&self, color: Color) -> Option<SwapRefusal> {
+        if !self.pie {
+            Some(SwapRefusal::PieOff)
+        } else if color == Color::Black {
+            Some(SwapRefusal::Black)
+        } else if self.swap_available() {
+            None
+        } else if matches!(self.last, Some((_, Move::Swap))) {
+            Some(SwapRefusal::Used)
+        } else if self.placements == 0 && self.stones == [0, 0] {
+            Some(SwapRefusal::NoStone)
+        } else {
+            Some(SwapRefusal::TooLate)
+        }
+    }
+
+    /// Plays the swap without checking that it is available: the right to swap is used up, White moves again.
+    pub fn swap_unchecked(&mut self) {
+        self.last = Some((self.to_move, Move::Swap));
     }
 
     /// Number of stones of `color` on the board.
@@ -372,6 +462,7 @@ impl Position {
             None => TurnReason::Start,
             Some((_, Move::Pass)) => TurnReason::AfterPass,
             Some((_, Move::Place(_))) => TurnReason::Alternation,
+            Some((_, Move::Swap)) => TurnReason::AfterSwap,
         }
     }
 
@@ -538,8 +629,8 @@ impl Position {
         }
     }
 
-    /// The legal moves of the side to move: its placements in point order, `[Pass]` when it must pass, and
-    /// nothing when the game is over.
+    /// The legal moves of the side to move: its placements in point order, then [`Move::Swap`] while the pie rule
+    /// allows it; `[Pass]` when it must pass, and nothing when the game is over.
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut points = Vec::new();
         self.legal_placements(&mut points);
@@ -549,7 +640,11 @@ impl Position {
                 _ => Vec::new(),
             };
         }
-        points.into_iter().map(Move::Place).collect()
+        let mut moves: Vec<Move> = points.into_iter().map(Move::Place).collect();
+        if self.swap_available() {
+            moves.push(Move::Swap);
+        }
+        moves
     }
 
     /// Checks a placement of `color` on `p` and says why it is illegal. Turn order is not checked here.
@@ -599,6 +694,11 @@ impl Position {
         if let Status::Over(outcome) = status {
             return Err(IllegalMove::GameOver { outcome });
         }
+        if mv == Move::Swap
+            && let Some(why) = self.swap_refusal(color)
+        {
+            return Err(IllegalMove::SwapNotAllowed { why });
+        }
         if color != self.to_move {
             return Err(IllegalMove::NotYourTurn {
                 color,
@@ -645,10 +745,18 @@ impl Position {
                 self.check_placement(self.to_move, p)?;
                 self.place_unchecked(p)
             }
+            Move::Swap => {
+                if let Some(why) = self.swap_refusal(self.to_move) {
+                    return Err(IllegalMove::SwapNotAllowed { why });
+                }
+                self.swap_unchecked();
+                0
+            }
         };
         let mut report = MoveReport {
             captured,
             extra_turn: self.extra_turn,
+            swapped: mv == Move::Swap,
             ..MoveReport::default()
         };
         match self.status() {

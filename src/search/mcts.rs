@@ -70,7 +70,8 @@ pub struct MoveStats {
     pub winrate: f32,
     /// Prior probability.
     pub prior: f32,
-    /// Proven outcome of the game after this move, if known.
+    /// Proven outcome of the game after this move, if known. For the pie rule's swap it is stated in the colours
+    /// before the swap, like every other move's: a win of the side to move is a win of the swapper.
     pub proof: Option<Outcome>,
     /// The principal variation starting with this move, with the colour of each move.
     pub pv: Vec<(Color, Move)>,
@@ -140,7 +141,22 @@ fn apply(pos: &mut Position, mv: Move) {
             pos.place_unchecked(p);
         }
         Move::Pass => pos.pass_unchecked(),
+        Move::Swap => pos.swap_unchecked(),
     }
+}
+
+/// An outcome in the colours of the other side of a swap: the players exchanged colours there.
+pub(crate) fn across_swap(o: Outcome) -> Outcome {
+    match o {
+        Outcome::Win(c) => Outcome::Win(c.opponent()),
+        Outcome::Draw => Outcome::Draw,
+    }
+}
+
+/// The outcome `o`, stated in the colours of the position of node `mv` leads to, in the colours of that node's
+/// parent: the same, unless the move was a swap.
+fn to_parent_frame(mv: Move, o: Outcome) -> Outcome {
+    if mv == Move::Swap { across_swap(o) } else { o }
 }
 
 /// Picks the child of `id` to descend into, for `me`, the side to move there.
@@ -157,7 +173,14 @@ fn select(sh: &Shared, id: u32, me: Color) -> u32 {
         Flavor::Knowledge => {
             let parent_q = if nv > 0 {
                 let q = ns as f32 / (2.0 * nv as f32);
-                if node.mover() == me { q } else { 1.0 - q }
+                // The node's statistics are its mover's, in its parent's colours: below a swap node the swapper,
+                // who moved as White, owns Black.
+                let owner = if node.mv() == Move::Swap {
+                    node.mover().opponent()
+                } else {
+                    node.mover()
+                };
+                if owner == me { q } else { 1.0 - q }
             } else {
                 0.5
             };
@@ -223,9 +246,24 @@ fn expand(sh: &Shared, id: u32, w: &mut Worker) {
         node.finish_expand(0, 0);
         return;
     }
+    if sh.cfg.flavor == Flavor::Knowledge && w.pos.swap_available() {
+        // (Plain UCT's uniform list has it already.)
+        add_swap(&mut w.moves);
+    }
     match sh.tree.alloc_children(&w.moves, w.pos.to_move()) {
         Some(first) => node.finish_expand(first, w.moves.len() as u32),
         None => node.abandon_expand(),
+    }
+}
+
+/// Adds the pie rule's swap to the placements `moves` (sorted by prior, best first), with the prior of the best
+/// placement, so that the search weighs it as seriously as the best-looking placement; priors are renormalised.
+fn add_swap(moves: &mut Vec<(Move, f32)>) {
+    let top = moves.first().map_or(1.0, |m| m.1);
+    moves.insert(0, (Move::Swap, top));
+    let total: f32 = moves.iter().map(|m| m.1).sum();
+    for m in moves.iter_mut() {
+        m.1 /= total;
     }
 }
 
@@ -258,11 +296,13 @@ fn update_proof(tree: &Tree, id: u32) -> bool {
         return false;
     }
     let me = tree.node(node.children().start).mover();
+    // Children's proofs are in this node's colours; this node's own proof is in its parent's.
+    let mv = node.mv();
     let (mut all, mut draw) = (true, false);
     for c in node.children() {
         match tree.node(c).proof() {
             Some(Outcome::Win(w)) if w == me => {
-                node.set_proof(Outcome::Win(me));
+                node.set_proof(to_parent_frame(mv, Outcome::Win(me)));
                 return true;
             }
             Some(Outcome::Win(_)) => {}
@@ -271,11 +311,14 @@ fn update_proof(tree: &Tree, id: u32) -> bool {
         }
     }
     if all {
-        node.set_proof(if draw {
-            Outcome::Draw
-        } else {
-            Outcome::Win(me.opponent())
-        });
+        node.set_proof(to_parent_frame(
+            mv,
+            if draw {
+                Outcome::Draw
+            } else {
+                Outcome::Win(me.opponent())
+            },
+        ));
     }
     all
 }
@@ -306,7 +349,8 @@ fn iterate(sh: &Shared, w: &mut Worker) {
         // the two loads looks like a node with neither a proof nor children, and the descent would go astray.
         let state = node.state();
         if let Some(o) = node.proof() {
-            break o;
+            // The proof is in the parent's colours; the backup below wants the node's own.
+            break to_parent_frame(node.mv(), o);
         }
         match state {
             // Only a finished game has no children, and it has its proof; should one ever lack it, the game's end
@@ -334,8 +378,11 @@ fn iterate(sh: &Shared, w: &mut Worker) {
             _ => break playout(sh, w),
         }
     };
-    for &n in &w.path {
+    // The outcome in the colours of each node's parent, from the leaf up: a swap exchanges them.
+    let mut outcome = outcome;
+    for &n in w.path.iter().rev() {
         let node = tree.node(n);
+        outcome = to_parent_frame(node.mv(), outcome);
         node.add_result(score2(outcome, node.mover()));
     }
     if sh.cfg.flavor == Flavor::Knowledge

@@ -83,6 +83,8 @@ struct Kept {
     /// The board the tree was built on: the hash of an empty board is the same on every board.
     shape: Shape,
     start_hash: u64,
+    /// The pie rule was on: the tree has swap nodes exactly where the rules allow them.
+    pie: bool,
     moves: Vec<(Color, Move)>,
     /// The capacity asked for; the tree may be smaller when the memory could not be had.
     requested: usize,
@@ -429,12 +431,18 @@ impl Searcher {
             let compatible = kept.flavor == flavor
                 && kept.shape == shape
                 && kept.start_hash == start_hash
+                && kept.pie == pos.pie()
                 && kept.requested == capacity.max(1)
                 && moves.starts_with(&kept.moves);
             if compatible {
                 let mut id = kept.tree.root();
                 let mut found = true;
                 for &(color, mv) in &moves[kept.moves.len()..] {
+                    // A swap node counts in the colours before the swap, a root in its own: start afresh.
+                    if mv == Move::Swap {
+                        found = false;
+                        break;
+                    }
                     let node = kept.tree.node(id);
                     let next = (node.state() == EXPANDED)
                         .then(|| {
@@ -468,6 +476,7 @@ impl Searcher {
                 kept.flavor = flavor;
                 kept.shape = shape;
                 kept.start_hash = start_hash;
+                kept.pie = pos.pie();
                 kept.moves = moves;
                 return 0;
             }
@@ -479,6 +488,7 @@ impl Searcher {
             flavor,
             shape,
             start_hash,
+            pie: pos.pie(),
             moves,
             requested: capacity.max(1),
         });

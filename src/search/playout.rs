@@ -105,7 +105,7 @@ fn playout_loop<const N: usize>(
     for _ in 0..max_moves {
         match play_random_n::<N>(pos, rng, buf) {
             Some(Move::Place(_)) => placements += 1,
-            Some(Move::Pass) => {}
+            Some(Move::Pass | Move::Swap) => {}
             None => {
                 let outcome = pos.winner().map_or(Outcome::Draw, Outcome::Win);
                 return PlayoutResult {

@@ -5,6 +5,11 @@
 //! of results (2 a win, 1 a draw, 0 a loss). A thread adds a visit to each node on its way down, which counts as a
 //! loss until the result arrives (virtual loss), and adds the result on its way back. Children of a node are
 //! contiguous in the arena, sorted by prior, best first.
+//!
+//! The pie rule's swap exchanges the players' colours. Below a swap node, colours are those of the game after the
+//! swap; the swap node itself and everything above it count in the colours before it (there, the swapper is
+//! White). So a swap node's mover is White, its statistics and proof say how the swapper fares, and a result
+//! or a proof passing up through a swap node has its colours exchanged (see `mcts::iterate`).
 
 use std::sync::atomic::{
     AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering,
@@ -19,8 +24,9 @@ pub const EXPANDING: u8 = 1;
 /// Children created (possibly none: a finished game).
 pub const EXPANDED: u8 = 2;
 
-/// The move bits of a pass (points are below 0x7fff: boards have at most 625).
+/// The move bits of a pass and of a swap (points are below 0x7ffe: boards have at most 625).
 const PASS: u16 = 0x7fff;
+const SWAP: u16 = 0x7ffe;
 /// The bit of the move word that says White made the move.
 const MOVER_BIT: u16 = 1 << 15;
 const VISIT: u64 = 1 << 32;
@@ -74,6 +80,7 @@ impl Node {
         let mv_bits = match mv {
             Move::Place(p) => p.index() as u16,
             Move::Pass => PASS,
+            Move::Swap => SWAP,
         };
         let mover_bit = if mover == Color::White { MOVER_BIT } else { 0 };
         self.mv.store(mv_bits | mover_bit, Ordering::Relaxed);
@@ -89,6 +96,7 @@ impl Node {
     pub fn mv(&self) -> Move {
         match self.mv.load(Ordering::Relaxed) & !MOVER_BIT {
             PASS => Move::Pass,
+            SWAP => Move::Swap,
             i => Move::Place(Point::from_index(i as usize)),
         }
     }

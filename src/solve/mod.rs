@@ -30,7 +30,7 @@ mod table;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::rules::{Color, Move, Outcome, Point, Position, Status};
+use crate::rules::{Color, Move, Outcome, PieStage, Point, Position, Status};
 use table::{Bound, ENTRY_BYTES, Entry, NO_MOVE, Table};
 
 /// Score of a win at the root itself; a win `d` moves away scores `MATE - d`.
@@ -303,6 +303,10 @@ struct Hasher {
     inverse: Vec<Vec<u16>>,
     side_key: u64,
     extra_key: u64,
+    /// Toggled while the pie rule's swap is available.
+    swap_key: u64,
+    /// Toggled on the empty board with the pie rule on.
+    swap_ahead_key: u64,
 }
 
 impl Hasher {
@@ -344,6 +348,8 @@ impl Hasher {
             inverse,
             side_key: next(),
             extra_key: next(),
+            swap_key: next(),
+            swap_ahead_key: next(),
         }
     }
 
@@ -367,6 +373,11 @@ impl Hasher {
         if pos.extra_turn() {
             extra ^= self.extra_key;
         }
+        match pos.pie_stage() {
+            PieStage::Ahead => extra ^= self.swap_ahead_key,
+            PieStage::Available => extra ^= self.swap_key,
+            PieStage::None => {}
+        }
         let mut best = (u64::MAX, 0);
         for (s, &v) in h.iter().enumerate().take(self.perm.len()) {
             let v = v ^ extra;
@@ -382,6 +393,7 @@ impl Hasher {
         match mv {
             Move::Place(p) => self.perm[s][p.index()],
             Move::Pass => NO_MOVE - 1,
+            Move::Swap => NO_MOVE - 2,
         }
     }
 
@@ -390,6 +402,7 @@ impl Hasher {
         match mv {
             NO_MOVE => None,
             m if m == NO_MOVE - 1 => Some(Move::Pass),
+            m if m == NO_MOVE - 2 => Some(Move::Swap),
             m => self.inverse[s]
                 .get(m as usize)
                 .map(|&p| Move::Place(Point::from_index(p as usize))),
@@ -703,11 +716,15 @@ impl<'s, 'l> Search<'s, 'l> {
         let first = first.filter(|&m| match m {
             Move::Place(p) => pos.color_at(p).is_none() && pos.is_legal(p),
             Move::Pass => false,
+            Move::Swap => pos.swap_available(),
         });
         if let Some(m) = first {
             list.push(m);
         }
         let mut any = first.is_some();
+        if pos.swap_available() && first != Some(Move::Swap) {
+            list.push(Move::Swap);
+        }
         for &p in pos.empties() {
             if pos.is_legal(p) {
                 any = true;
@@ -730,7 +747,8 @@ impl<'s, 'l> Search<'s, 'l> {
         self.quiet = quiet;
     }
 
-    /// Plays `mv` from `ply` into `ply + 1`; true when the side to move changes.
+    /// Plays `mv` from `ply` into `ply + 1`; true when the score changes sign: the side to move changes, or the
+    /// pie rule's swap is played (White moves again, but the swapper now owns Black, so its score is Black's).
     fn play(&mut self, ply: usize, mv: Move) -> bool {
         if self.stack.len() == ply + 1 {
             self.stack.push(self.stack[ply].clone());
@@ -744,8 +762,9 @@ impl<'s, 'l> Search<'s, 'l> {
                 child.place_unchecked(p);
             }
             Move::Pass => child.pass_unchecked(),
+            Move::Swap => child.swap_unchecked(),
         }
-        child.to_move() != here[ply].to_move()
+        mv == Move::Swap || child.to_move() != here[ply].to_move()
     }
 
     /// The score of the position at `ply` (fail-soft alpha-beta).

@@ -108,9 +108,11 @@ pub fn board_size(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
 }
 
 /// `gogui-rules_legal_moves`: the legal placements, `pass` when a pass is forced, nothing once the game is over
-/// (which is how GoGui learns that it is).
+/// (which is how GoGui learns that it is). The pie rule's `swap` is left out: GoGui reads only points and `pass`.
 pub fn legal_moves(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
-    Ok(legal_list(ruler(e), Notation::Gtp).into())
+    let list = legal_list(ruler(e), Notation::Gtp);
+    let points: Vec<&str> = list.split(' ').filter(|&m| m != notation::SWAP).collect();
+    Ok(points.join(" ").into())
 }
 
 /// `gogui-rules_side_to_move`: `black` or `white`.

@@ -62,6 +62,8 @@ pub fn loadsgf(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
         game.records().len(),
         count(moves, "move")
     );
+    // The record says which rules it was played under: the engine's pie setting follows it.
+    e.settings.pie = record.pie;
     e.start_game(game);
     e.players = [
         record.get("PB").map(str::to_string),
@@ -99,6 +101,8 @@ pub fn loadap(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
         record.turns.len(),
         game.records().len()
     );
+    // An Abstract Play record shows the pie rule only by a swap.
+    e.settings.pie |= game.pie();
     e.start_game(game);
     e.players = record.players.clone();
     Ok(Reply::Text(String::new()))

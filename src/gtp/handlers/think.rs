@@ -245,7 +245,7 @@ pub fn heatmap(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
     let mut influence = String::from("INFLUENCE");
     let mut labels = String::from("LABEL");
     for m in &result.info.moves {
-        if m.mv == Move::Pass || (m.visits == 0 && m.proof.is_none()) {
+        if m.mv == Move::Pass || m.mv == Move::Swap || (m.visits == 0 && m.proof.is_none()) {
             continue;
         }
         let name = move_name(pos, m.mv);
