@@ -1186,6 +1186,7 @@ mod tests {
             moves: Vec::new(),
             turns: Vec::new(),
             info: Vec::new(),
+            pie: false,
         };
         loop {
             let moves = game.position().legal_moves();

@@ -36,7 +36,8 @@ fn refusal(err: IllegalMove) -> SwapRefusal {
 fn the_swap_is_white_s_answer_to_black_s_first_placement_only() {
     for shape in ["5", "hex3"] {
         let mut off = Game::new(geo(shape));
-        let c = at(&off, if shape == "5" { "C3" } else { "C3" });
+        // C3 is the centre of 5x5 and a cell of hex3 in GTP names.
+        let c = at(&off, "C3");
         let mut game = pie_game(shape);
         assert_eq!(
             refusal(game.play(Color::White, Move::Swap).unwrap_err()),
