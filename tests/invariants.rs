@@ -130,7 +130,7 @@ fn random_hexhex_games_agree_with_the_reference() {
         let geo = Arc::new(Geometry::hex(side).unwrap());
         positions += check_random_games(&geo, games, &mut rng);
     }
-    assert!(positions > 2000, "only {positions} positions checked");
+    assert!(positions > 1500, "only {positions} positions checked");
 }
 
 #[test]
