@@ -194,12 +194,18 @@ fn the_solver_swaps_exactly_the_won_openings() {
 }
 
 fn tree_search(game: &Game, playouts: u64, seed: u64) -> Move {
+    genmove(game, playouts, seed, 16, 0.0)
+}
+
+/// The move of one single-threaded search of `playouts` playouts, with a tree of `tree_mb` MB and the given
+/// solver share.
+fn genmove(game: &Game, playouts: u64, seed: u64, tree_mb: usize, solver_share: f64) -> Move {
     let setup = Setup {
         player: PlayerKind::Mcts,
         config: Config::default(),
         threads: 1,
-        tree_nodes: nodes_for_megabytes(16),
-        solver_share: 0.0,
+        tree_nodes: nodes_for_megabytes(tree_mb),
+        solver_share,
         solver_bytes: 16 << 20,
     };
     let request = Request {
@@ -256,27 +262,9 @@ fn swap_maps() {
                 classes += 1;
                 let mut game = pie_game(board);
                 game.play(Color::Black, Move::Place(p)).unwrap();
-                let setup = Setup {
-                    player: PlayerKind::Mcts,
-                    config: Config::default(),
-                    threads: 1,
-                    tree_nodes: nodes_for_megabytes(256),
-                    solver_share: 0.1,
-                    solver_bytes: 16 << 20,
-                };
-                let request = Request {
-                    limits: Limits {
-                        playouts: Some(playouts),
-                        time: None,
-                    },
-                    seed,
-                    ..Request::default()
-                };
-                let mv = Searcher::default()
-                    .search(&game, &setup, &request, &mut |_| Control::Continue)
-                    .best;
+                let mv = genmove(&game, playouts, seed, 256, 0.1);
                 for s in &syms {
-                    swapped[s[p.index()].index()] = Some(mv == Some(Move::Swap));
+                    swapped[s[p.index()].index()] = Some(mv == Move::Swap);
                 }
             }
             let stones: Vec<Option<Color>> = swapped
