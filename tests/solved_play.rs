@@ -152,6 +152,21 @@ fn against_itself_a_won_game_lasts_the_solved_distance() {
     }
 }
 
+/// A game of `plies` random moves from the empty board, or fewer when it ends first.
+fn random_game(geo: &Arc<Geometry>, plies: usize, rng: &mut Rng) -> Game {
+    let mut game = Game::new(geo.clone());
+    for _ in 0..plies {
+        let pos = game.position();
+        if !matches!(pos.status(), Status::Ongoing) {
+            break;
+        }
+        let moves = pos.legal_moves();
+        game.play(pos.to_move(), moves[rng.below(moves.len())])
+            .unwrap();
+    }
+    game
+}
+
 #[test]
 fn the_tree_search_solver_agrees_with_the_solver() {
     let mut rng = Rng::new(7);
@@ -160,16 +175,8 @@ fn the_tree_search_solver_agrees_with_the_solver() {
     for shape in ["3", "4x3", "2x5", "hex2", "hex3", "3x4"] {
         let geo = Arc::new(Geometry::new(Shape::parse(shape).unwrap()).unwrap());
         for _ in 0..10 {
-            let mut game = Game::new(geo.clone());
-            for _ in 0..rng.below(6) {
-                let pos = game.position();
-                if !matches!(pos.status(), Status::Ongoing) {
-                    break;
-                }
-                let moves = pos.legal_moves();
-                game.play(pos.to_move(), moves[rng.below(moves.len())])
-                    .unwrap();
-            }
+            let plies = rng.below(6);
+            let game = random_game(&geo, plies, &mut rng);
             if !matches!(game.position().status(), Status::Ongoing) {
                 continue;
             }
@@ -226,16 +233,8 @@ fn a_tree_proof_is_played_at_the_solvers_distance() {
     for shape in ["3x4", "hex3", "2x6", "3x5", "4"] {
         let geo = Arc::new(Geometry::new(Shape::parse(shape).unwrap()).unwrap());
         for _ in 0..12 {
-            let mut game = Game::new(geo.clone());
-            for _ in 0..2 + rng.below(6) {
-                let pos = game.position();
-                if !matches!(pos.status(), Status::Ongoing) {
-                    break;
-                }
-                let moves = pos.legal_moves();
-                game.play(pos.to_move(), moves[rng.below(moves.len())])
-                    .unwrap();
-            }
+            let plies = 2 + rng.below(6);
+            let game = random_game(&geo, plies, &mut rng);
             let pos = game.position().clone();
             if !matches!(pos.status(), Status::Ongoing) || pos.legal_moves().len() < 2 {
                 continue;
