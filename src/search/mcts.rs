@@ -454,13 +454,17 @@ pub fn run(
     let threads = threads.max(1);
     let start = Instant::now();
     let deadline = limits.time.map(|t| start + t);
-    let mut workers: Vec<Worker> = (0..threads)
-        .map(|t| Worker {
-            pos: root.clone(),
-            path: Vec::with_capacity(64),
-            moves: Vec::with_capacity(root.geometry().len()),
-            buf: Vec::with_capacity(root.geometry().len()),
-            rng: Rng::new(seed ^ (t as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)),
+    // Each worker on cache lines of its own: the fields a playout writes at every move (the position's counters,
+    // the generator) must not share a line with another thread's.
+    let mut workers: Vec<Padded<Worker>> = (0..threads)
+        .map(|t| {
+            Padded(Worker {
+                pos: root.clone(),
+                path: Vec::with_capacity(64),
+                moves: Vec::with_capacity(root.geometry().len()),
+                buf: Vec::with_capacity(root.geometry().len()),
+                rng: Rng::new(seed ^ (t as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)),
+            })
         })
         .collect();
     let mut playouts = 0;
@@ -497,7 +501,7 @@ pub fn run(
                 };
                 s.spawn(move || {
                     let _out = out;
-                    worker_loop(sh, worker);
+                    worker_loop(sh, &mut worker.0);
                 });
             }
             // Wait for every thread to end, however it ends: a thread that panicked must not leave this loop
