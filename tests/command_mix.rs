@@ -113,7 +113,7 @@ fn random_command_mixes_never_meet_an_internal_error() {
     mixes(0..12);
 }
 
-/// More mixes than the suite's time allows (minutes): `cargo test --release --test command_mix -- --ignored`.
+/// More mixes than the suite's time allows (minutes): `cargo test --profile release-tests --test command_mix -- --ignored`.
 #[test]
 #[ignore]
 fn many_random_command_mixes_never_meet_an_internal_error() {

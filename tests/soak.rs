@@ -2,8 +2,8 @@
 //! run them:
 //!
 //! ```text
-//! cargo test --release --test soak -- --ignored --nocapture engine_soak   # OUST_SOAK_COMMANDS=1000000 by default
-//! cargo test --release --test soak -- --ignored --nocapture match_soak
+//! cargo test --profile release-tests --test soak -- --ignored --nocapture engine_soak   # OUST_SOAK_COMMANDS=1000000 by default
+//! cargo test --profile release-tests --test soak -- --ignored --nocapture match_soak
 //! ```
 //!
 //! `engine_soak` feeds one engine process a seeded, realistic mix of commands and samples its memory (VmRSS) as
@@ -379,7 +379,7 @@ fn env_count(name: &str, default: u64) -> u64 {
 }
 
 #[test]
-#[ignore = "a soak of minutes: cargo test --release --test soak -- --ignored --nocapture"]
+#[ignore = "a soak of minutes: cargo test --profile release-tests --test soak -- --ignored --nocapture"]
 fn engine_soak() {
     let total = env_count("OUST_SOAK_COMMANDS", 1_000_000);
     let warm_up = (total / 10).max(1000);
@@ -477,7 +477,7 @@ fn marked_processes(marker: &str) -> Vec<u32> {
 }
 
 #[test]
-#[ignore = "a 24-game match of minutes: cargo test --release --test soak -- --ignored --nocapture"]
+#[ignore = "a 24-game match of minutes: cargo test --profile release-tests --test soak -- --ignored --nocapture"]
 fn match_soak() {
     // The same as `oust match --games 24 --black oust --white oust --size 7 --time-per-move 0.1 --concurrency 2`,
     // run in this process so that the referee's own descriptors and threads can be counted after it.
