@@ -588,6 +588,16 @@ impl Position {
         self.is_legal_for(self.to_move, p)
     }
 
+    /// Whether the side to move has a stone next to `p`, and whether its opponent has one, read from the counts of
+    /// neighbouring stones kept for every point. A placement on an empty point with a friendly neighbour joins (and
+    /// captures when legal); one without is always legal, and quiet when no enemy stone is next to it either.
+    #[inline(always)]
+    pub fn touches(&self, p: Point) -> (bool, bool) {
+        let me = self.to_move as u8;
+        let a = self.slots[p.index()].around;
+        (a & around_mask(me) != 0, a & around_mask(me ^ 1) != 0)
+    }
+
     /// True when the side to move has a friendly stone next to `p`: a legal placement there captures.
     #[inline]
     pub fn joins_friendly(&self, p: Point) -> bool {

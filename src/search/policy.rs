@@ -6,7 +6,7 @@
 //! opponent can capture it at once by growing a neighbouring group.
 
 use crate::rng::Rng;
-use crate::rules::{Move, Point, Position, Probe};
+use crate::rules::{MAX_DEGREE, Move, Point, Position, Probe};
 
 /// How a legal placement looks to the cheap knowledge.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -160,6 +160,22 @@ pub fn play_biased(
     candidates: usize,
     buf: &mut Vec<Point>,
 ) -> Option<Move> {
+    match pos.geometry().fan() {
+        4 => play_biased_n::<4>(pos, rng, candidates, buf),
+        _ => play_biased_n::<MAX_DEGREE>(pos, rng, candidates, buf),
+    }
+}
+
+/// [`play_biased`] on a geometry whose neighbour tables have `N` entries. A drawn point is classified from the
+/// counts of its neighbouring stones: without a friendly neighbour it is legal, quiet or touching; with one it is
+/// legal only as a capture, which is then played at once, the legality test and the placement sharing one look.
+#[inline(always)]
+fn play_biased_n<const N: usize>(
+    pos: &mut Position,
+    rng: &mut Rng,
+    candidates: usize,
+    buf: &mut Vec<Point>,
+) -> Option<Move> {
     if pos.winner().is_some() {
         return None;
     }
@@ -172,15 +188,14 @@ pub fn play_biased(
     let mut seen = 0;
     for _ in 0..(4 + empties) {
         let p = pos.empties()[rng.below(pos.empties().len())];
-        let probe = pos.probe(color, p);
-        if !probe.is_legal() {
+        let (joins, touches_enemy) = pos.touches(p);
+        if joins {
+            if pos.try_place_with::<N>(p).is_some() {
+                return Some(Move::Place(p));
+            }
             continue;
         }
-        if probe.joins {
-            pos.place_unchecked(p);
-            return Some(Move::Place(p));
-        }
-        let quiet = probe.enemy == 0;
+        let quiet = !touches_enemy;
         if fallback.is_none_or(|(_, q)| quiet && !q) {
             fallback = Some((p, quiet));
         }
@@ -194,7 +209,12 @@ pub fn play_biased(
         return Some(Move::Place(p));
     }
     buf.clear();
-    buf.extend(pos.empties().iter().copied().filter(|&p| pos.is_legal(p)));
+    buf.extend(
+        pos.empties()
+            .iter()
+            .copied()
+            .filter(|&p| pos.is_legal_with::<N>(p)),
+    );
     if buf.is_empty() {
         if pos.has_legal_placement(color.opponent()) {
             pos.pass_unchecked();
