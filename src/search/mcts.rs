@@ -269,18 +269,23 @@ fn add_swap(moves: &mut Vec<(Move, f32)>) {
 
 /// Plays the rest of the game from `w.pos` and returns how it ended.
 fn playout(sh: &Shared, w: &mut Worker) -> Outcome {
+    // The generator's state stays in a local for the whole playout, out of the worker's memory.
+    let mut rng = w.rng.clone();
+    let outcome = playout_with(sh, &mut w.pos, &mut rng, &mut w.buf);
+    w.rng = rng;
+    outcome
+}
+
+fn playout_with(sh: &Shared, pos: &mut Position, rng: &mut Rng, buf: &mut Vec<Point>) -> Outcome {
+    let biased = sh.cfg.flavor == Flavor::Knowledge && sh.cfg.playout_candidates > 0;
     for _ in 0..sh.move_cap {
-        let moved = match sh.cfg.flavor {
-            Flavor::Knowledge if sh.cfg.playout_candidates > 0 => play_biased(
-                &mut w.pos,
-                &mut w.rng,
-                sh.cfg.playout_candidates,
-                &mut w.buf,
-            ),
-            _ => play_random(&mut w.pos, &mut w.rng, &mut w.buf),
+        let moved = if biased {
+            play_biased(pos, rng, sh.cfg.playout_candidates, buf)
+        } else {
+            play_random(pos, rng, buf)
         };
         if moved.is_none() {
-            return w.pos.winner().map_or(Outcome::Draw, Outcome::Win);
+            return pos.winner().map_or(Outcome::Draw, Outcome::Win);
         }
     }
     Outcome::Draw

@@ -205,7 +205,7 @@ fn play_biased_n<const N: usize>(
         }
     }
     if let Some((p, _)) = fallback {
-        pos.place_unchecked(p);
+        pos.try_place_with::<N>(p);
         return Some(Move::Place(p));
     }
     buf.clear();
@@ -223,6 +223,6 @@ fn play_biased_n<const N: usize>(
         return None;
     }
     let p = buf[rng.below(buf.len())];
-    pos.place_unchecked(p);
+    pos.try_place_with::<N>(p);
     Some(Move::Place(p))
 }
