@@ -210,6 +210,7 @@ pub fn search_workload(
         // The bench measures the tree search alone.
         solver_share: 0.0,
         solver_bytes: 0,
+        solver_nodes: None,
     };
     let mut searcher = Searcher::default();
     let request = Request {

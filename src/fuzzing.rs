@@ -48,8 +48,12 @@ pub const PLAYOUTS: u64 = 4;
 pub const MAX_COMMANDS: usize = 200;
 /// The longest any single command of [`conversation`] may take.
 pub const COMMAND_LIMIT: Duration = Duration::from_secs(5);
-/// The longest `oust-solve` of [`conversation`], in seconds.
+/// The longest `oust-solve` of [`conversation`], in seconds: a backstop, as [`SOLVER_NODES`] ends it first.
 pub const SOLVE_SECONDS: f64 = 0.02;
+/// The nodes at most of any solve in [`conversation`] (`oust-solve`, and the solver of a `genmove` under a clock,
+/// which would otherwise get a share of the clock's time): enough to prove small boards and endgames, the same
+/// work on any machine. Without it, solves under a clock took nearly all of the target's time.
+pub const SOLVER_NODES: u64 = 2000;
 
 /// A directory of this thread's own for the files of `loadsgf` and `printsgf` (threads of one test process fuzz
 /// side by side). Fuzzing leaves it in the temporary directory; [`remove_scratch`] removes it.
@@ -92,6 +96,7 @@ fn quick_engine(board: Shape) -> Engine {
             threads: 1,
             tree_mb: 1,
             solver_mb: 1,
+            solver_nodes: Some(SOLVER_NODES),
             ..Settings::default()
         };
     }

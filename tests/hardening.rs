@@ -108,6 +108,7 @@ fn a_tiny_search_stops_exactly_at_its_limits() {
             tree_nodes: 4096,
             solver_share: 0.0,
             solver_bytes: 0,
+            solver_nodes: None,
         };
         let request = Request {
             limits: Limits {

@@ -207,6 +207,7 @@ fn genmove(game: &Game, playouts: u64, seed: u64, tree_mb: usize, solver_share: 
         tree_nodes: nodes_for_megabytes(tree_mb),
         solver_share,
         solver_bytes: 16 << 20,
+        solver_nodes: None,
     };
     let request = Request {
         limits: Limits {

@@ -21,6 +21,7 @@ fn setup(player: PlayerKind) -> Setup {
         // These tests are about the tree search and its own solver.
         solver_share: 0.0,
         solver_bytes: 0,
+        solver_nodes: None,
     }
 }
 

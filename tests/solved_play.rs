@@ -19,6 +19,7 @@ fn setup(player: PlayerKind, solver_share: f64) -> Setup {
         tree_nodes: nodes_for_megabytes(16),
         solver_share,
         solver_bytes: 16 << 20,
+        solver_nodes: None,
     }
 }
 

@@ -98,6 +98,10 @@ pub struct Settings {
     pub notation: Notation,
     /// The pie rule (RULES.md rule 9): White may answer Black's first placement with `swap`.
     pub pie: bool,
+    /// A cap on the nodes of every solve, `oust-solve` and the solver of `genmove` alike, on top of their time
+    /// (none in the engine; no command sets it). The fuzz harness sets a small one, so that a solve there is short
+    /// and takes the same work on any machine.
+    pub solver_nodes: Option<u64>,
 }
 
 impl Default for Settings {
@@ -114,6 +118,7 @@ impl Default for Settings {
             config: Config::default(),
             notation: Notation::Gtp,
             pie: false,
+            solver_nodes: None,
         }
     }
 }
@@ -286,6 +291,7 @@ impl Engine {
             tree_nodes: nodes_for_megabytes(self.settings.tree_mb),
             solver_share: self.settings.solver_share,
             solver_bytes: self.settings.solver_mb << 20,
+            solver_nodes: self.settings.solver_nodes,
         }
     }
 

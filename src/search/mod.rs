@@ -140,6 +140,8 @@ pub struct Setup {
     pub solver_share: f64,
     /// Memory of the solver's table in bytes.
     pub solver_bytes: usize,
+    /// A cap on the nodes of each solve, on top of its time or node share (`None`: no cap).
+    pub solver_nodes: Option<u64>,
 }
 
 impl Searcher {
@@ -197,6 +199,10 @@ impl Searcher {
         if deadline.is_none() && nodes.is_none() {
             return None;
         }
+        let nodes = match (nodes, setup.solver_nodes) {
+            (Some(n), Some(cap)) => Some(n.min(cap)),
+            (n, cap) => n.or(cap),
+        };
         let limits = solve::Limits {
             deadline,
             nodes,

@@ -296,6 +296,7 @@ pub fn solve(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
     let pos = e.game.position().clone();
     let limits = solve::Limits {
         deadline: Some(Instant::now() + Duration::from_secs_f64(seconds)),
+        nodes: e.settings.solver_nodes,
         ..solve::Limits::default()
     };
     let bytes = e.settings.solver_mb << 20;
