@@ -16,6 +16,7 @@ vertex as a strict GTP engine does, except for one misbehaviour chosen by MODE:
   swap        answers its first genmove of each game with 'swap' (the pie rule's swap; legal only for White's
               first move with the pie rule on), and plays it in the real engine too
   swap-late   answers its second genmove of each game with 'swap', which is never legal
+  late        answers every genmove 0.15 s after the real engine does
 """
 
 import os
@@ -107,6 +108,8 @@ while True:
         os._exit(3)
     if MODE == "hang" and moves_seen > 0:
         time.sleep(3600)
+    if MODE == "late":
+        time.sleep(0.15)
     if MODE == "extra-turn":
         if extra_turn:
             answer("= pass")

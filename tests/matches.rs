@@ -257,6 +257,24 @@ fn a_hanging_engine_loses_on_time_and_is_replaced() {
 }
 
 #[test]
+fn the_grace_is_for_a_whole_game_and_a_late_engine_uses_it_up() {
+    // 0.05 s a move and 0.4 s of grace: answers 0.15 s late would each fit in a grace given afresh for every move,
+    // but together they use it up within a few moves.
+    let results = against_broken("late", 2, |c| {
+        c.time = TimeControl::new(Some(0.05), None, 0.4, 30.0);
+    });
+    assert_forfeits(&results, Reason::Time, "exceeded its time");
+    for r in &results {
+        assert!(r.detail.contains("s grace left)"), "{r:?}");
+        let late = if r.black == Side::A { 0 } else { 1 };
+        // Every answer of the late engine came within a single move's grace (0.05 + 0.4 s)...
+        assert!(r.longest[late] < 0.45 + 0.05, "{r:?}");
+        // ...and it still lost, after at least two late answers and at most a few.
+        assert!(r.time[late] >= 2.0 * 0.15, "{r:?}");
+    }
+}
+
+#[test]
 fn ignoring_the_extra_turn_is_a_forfeit() {
     // After B A1, W A2, B G7, W G6, Black (the broken engine) can capture A2 with B1 and must then place again.
     let dir = scratch("openings");

@@ -46,7 +46,7 @@ pub struct TimeControl {
     pub clock: Option<ClockSettings>,
     /// The longest any single move may take (`--time-per-move`), on top of the clock.
     pub per_move: Option<f64>,
-    /// Seconds the referee waits beyond a limit before it declares a loss on time.
+    /// Seconds of lateness beyond its limits an engine may accumulate in one game before it loses on time.
     pub grace: f64,
     /// The longest wait for any response when no clock limits it: other commands, and `genmove` without a clock.
     pub timeout: f64,

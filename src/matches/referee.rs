@@ -121,6 +121,10 @@ struct Referee<'a, 'b> {
     clocks: [Option<Clock>; 2],
     time: [f64; 2],
     longest: [f64; 2],
+    /// Lateness each engine may still accumulate in this game, beyond its time limits, before it loses on time:
+    /// `--grace` at the start, less every overrun. (A grace for each move would let an engine whose clock is at
+    /// zero go on answering late for ever.)
+    grace_left: [f64; 2],
 }
 
 /// Plays game `spec` between the engines in `seats` (indexed by [`Side`]), starting any that is not running.
@@ -139,6 +143,7 @@ pub fn play_game(seats: &mut [Seat; 2], spec: &GameSpec<'_>, stop: &AtomicBool) 
         clocks: [clock, clock],
         time: [0.0; 2],
         longest: [0.0; 2],
+        grace_left: [spec.time.grace; 2],
     };
     let ended = referee.run();
     let Referee {
@@ -415,7 +420,8 @@ impl Referee<'_, '_> {
         if let Some(clock) = self.clocks[i] {
             self.clock_command(color, &clock.time_left_command(color.letter()))?;
         }
-        let wait = if clocked { limit + time.grace } else { limit };
+        let grace = self.grace_left[i];
+        let wait = if clocked { limit + grace } else { limit };
         let line = format!("genmove {}", color.letter());
         let reply = match self.send(color, &line, Duration::from_secs_f64(wait)) {
             Err(Stop::Loss {
@@ -428,10 +434,10 @@ impl Referee<'_, '_> {
                     color,
                     Reason::Time,
                     format!(
-                        "{color} exceeded its time: no move within {} s (limit {} s + {} s grace)",
+                        "{color} exceeded its time: no move within {} s (limit {} s + {} s grace left)",
                         seconds(wait),
                         seconds(limit),
-                        seconds(time.grace)
+                        seconds(grace)
                     ),
                 ));
             }
@@ -440,11 +446,11 @@ impl Referee<'_, '_> {
         let used = reply.elapsed.as_secs_f64();
         if clocked {
             log::debug!(
-                "game {} {color}: genmove answered in {used:.3} s, allowed {limit:.3} s + {:.3} s grace, margin {:.3} s",
+                "game {} {color}: genmove answered in {used:.3} s, allowed {limit:.3} s + {grace:.3} s grace left, margin {:.3} s",
                 self.spec.number,
-                time.grace,
                 limit - used
             );
+            self.grace_left[i] = (grace - (used - limit).max(0.0)).max(0.0);
         }
         self.time[i] += used;
         self.longest[i] = self.longest[i].max(used);
