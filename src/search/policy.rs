@@ -86,7 +86,8 @@ pub fn exposed(pos: &Position, p: Point) -> bool {
     let enemy = me.opponent();
     let geo = pos.geometry();
     let threatens = |q: Point| {
-        if q == p || pos.color_at(q).is_some() {
+        // An enemy placement on `q` joins (and so can capture) only next to an enemy stone.
+        if q == p || pos.color_at(q).is_some() || !pos.touches(q).1 {
             return false;
         }
         let probe = pos.probe(enemy, q);
@@ -121,10 +122,22 @@ pub fn priors(pos: &Position, weights: &PriorWeights, out: &mut Vec<(Move, f32)>
             if pos.color_at(p).is_some() {
                 continue;
             }
-            let probe = pos.probe(color, p);
-            if probe.is_legal() {
-                out.push((Move::Place(p), weights.weight(kind_of(pos, p, probe))));
-            }
+            // Without a friendly neighbour a placement is legal and captures nothing: the neighbour counts say
+            // whether it is quiet, and only a joining placement needs the full probe.
+            let kind = match pos.touches(p) {
+                (false, false) => Kind::Quiet,
+                (false, true) => Kind::Touch {
+                    exposed: exposed(pos, p),
+                },
+                (true, _) => {
+                    let probe = pos.probe(color, p);
+                    if !probe.is_legal() {
+                        continue;
+                    }
+                    kind_of(pos, p, probe)
+                }
+            };
+            out.push((Move::Place(p), weights.weight(kind)));
         }
     }
     if out.is_empty() {
