@@ -39,6 +39,21 @@ fn check_position(pos: &Position, reference: &Reference) {
     );
     let color = pos.to_move();
     for p in pos.geometry().points() {
+        // The neighbour counts the playouts and priors read agree with the stones around the point.
+        let around = |c| {
+            pos.geometry()
+                .neighbors(p)
+                .iter()
+                .any(|&q| pos.color_at(q) == Some(c))
+        };
+        if pos.color_at(p).is_none() {
+            assert_eq!(
+                pos.touches(p),
+                (around(color), around(color.opponent())),
+                "{}",
+                pos.geometry().name(p)
+            );
+        }
         let engine = pos.check_placement(color, p);
         match (reference.check(color, p.index()), engine) {
             (Ok(()), Ok(_)) => {}

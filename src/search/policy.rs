@@ -218,7 +218,11 @@ fn play_biased_n<const N: usize>(
         }
     }
     if let Some((p, _)) = fallback {
-        pos.try_place_with::<N>(p);
+        let placed = pos.try_place_with::<N>(p);
+        debug_assert!(
+            placed.is_some(),
+            "a placement without a friendly neighbour is legal"
+        );
         return Some(Move::Place(p));
     }
     buf.clear();
@@ -236,6 +240,7 @@ fn play_biased_n<const N: usize>(
         return None;
     }
     let p = buf[rng.below(buf.len())];
-    pos.try_place_with::<N>(p);
+    let placed = pos.try_place_with::<N>(p);
+    debug_assert!(placed.is_some(), "a listed placement is legal");
     Some(Move::Place(p))
 }
