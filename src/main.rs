@@ -212,7 +212,7 @@ struct MatchArgs {
     /// GTP clock: main time M seconds, then B seconds for every S moves (Canadian byo-yomi)
     #[arg(long, num_args = 3, value_names = ["M", "B", "S"], value_parser = parse_nonnegative)]
     time_settings: Option<Vec<f64>>,
-    /// Seconds of lateness beyond its time limits an engine may accumulate in a game before it loses on time
+    /// Seconds of lateness beyond its time limits an engine may accumulate (in a game, or in a byo-yomi period) before it loses on time
     #[arg(long, value_name = "S", default_value_t = 0.2, value_parser = parse_nonnegative)]
     grace: f64,
     /// Longest wait in seconds for any response that no clock limits

@@ -9,8 +9,8 @@ use std::thread;
 use std::time::Duration;
 
 use oust::matches::{
-    self, GameResult, MatchConfig, OpeningSource, Reason, ResultsFile, Side, Sprt, SprtDecision,
-    TimeControl, results_header,
+    self, ClockSettings, GameResult, MatchConfig, OpeningSource, Reason, ResultsFile, Side, Sprt,
+    SprtDecision, TimeControl, results_header,
 };
 use oust::rules::{Color, Shape, Status};
 use oust::sgf;
@@ -257,21 +257,33 @@ fn a_hanging_engine_loses_on_time_and_is_replaced() {
 }
 
 #[test]
-fn the_grace_is_for_a_whole_game_and_a_late_engine_uses_it_up() {
-    // 0.05 s a move and 0.4 s of grace: answers 0.15 s late would each fit in a grace given afresh for every move,
-    // but together they use it up within a few moves.
+fn under_absolute_time_the_grace_is_for_the_whole_game() {
+    // 0.05 s of sudden death on 9x9 and 0.2 s of grace: an engine 0.15 s late at every move is 0.1 s late with its
+    // first answer and out of grace with its second; a grace given afresh for every move would accept its late
+    // answers to the end of the game. The opening leaves each side three lone stones, so that the broken engine
+    // answers at least twice.
+    let dir = scratch("late-openings");
+    let openings = dir.join("openings.txt");
+    fs::write(&openings, "A1 J9 J1 A9 E5 C7\n").unwrap();
     let results = against_broken("late", 2, |c| {
-        c.time = TimeControl::new(Some(0.05), None, 0.4, 30.0);
+        c.board = Shape::square(9);
+        c.openings = OpeningSource::File(openings.clone());
+        let clock = ClockSettings {
+            main: 0.05,
+            byo_time: 0.0,
+            byo_stones: 0,
+        };
+        c.time = TimeControl::new(None, Some(clock), 0.2, 30.0);
     });
     assert_forfeits(&results, Reason::Time, "exceeded its time");
     for r in &results {
         assert!(r.detail.contains("s grace left)"), "{r:?}");
         let late = if r.black == Side::A { 0 } else { 1 };
-        // Every answer of the late engine came within a single move's grace (0.05 + 0.4 s)...
-        assert!(r.longest[late] < 0.45 + 0.05, "{r:?}");
-        // ...and it still lost, after at least two late answers and at most a few.
-        assert!(r.time[late] >= 2.0 * 0.15, "{r:?}");
+        // No single answer took the clock and the whole grace, yet the late engine lost, charged exactly those.
+        assert!(r.longest[late] < 0.05 + 0.2, "{r:?}");
+        assert!((r.time[late] - (0.05 + 0.2)).abs() < 1e-3, "{r:?}");
     }
+    let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -46,7 +46,8 @@ pub struct TimeControl {
     pub clock: Option<ClockSettings>,
     /// The longest any single move may take (`--time-per-move`), on top of the clock.
     pub per_move: Option<f64>,
-    /// Seconds of lateness beyond its limits an engine may accumulate in one game before it loses on time.
+    /// Seconds of lateness beyond its limits an engine may accumulate before it loses on time: in a game under
+    /// absolute time, in a byo-yomi period (so for each move under `--time-per-move`).
     pub grace: f64,
     /// The longest wait for any response when no clock limits it: other commands, and `genmove` without a clock.
     pub timeout: f64,
@@ -122,17 +123,18 @@ impl Clock {
     }
 
     /// Takes `used` seconds off the clock for one move. A move that ran over its allowance by less than the grace
-    /// margin leaves the clock at zero rather than losing.
-    pub fn charge(&mut self, used: f64) {
+    /// margin leaves the clock at zero rather than losing. Returns true when the move completed a byo-yomi period,
+    /// so that a fresh one begins (every move under `--time-per-move`, a period of one stone).
+    pub fn charge(&mut self, used: f64) -> bool {
         let s = self.settings;
         if s.unlimited() {
-            return;
+            return false;
         }
         let mut used = used;
         if !self.in_byo {
             if used <= self.main_left || s.byo_stones == 0 {
                 self.main_left = (self.main_left - used).max(0.0);
-                return;
+                return false;
             }
             used -= self.main_left;
             self.main_left = 0.0;
@@ -145,7 +147,9 @@ impl Clock {
         if self.stones_left == 0 {
             self.period_left = s.byo_time;
             self.stones_left = s.byo_stones;
+            return true;
         }
+        false
     }
 
     /// The GTP command `time_left C T S` for `color`: seconds left (whole seconds, rounded down, when the
@@ -208,10 +212,10 @@ mod tests {
     fn canadian_byo_yomi_periods_reset_after_their_stones() {
         let mut c = Clock::new(settings(5.0, 10.0, 2));
         assert_eq!(c.allowance(), Some(15.0));
-        c.charge(7.0); // 5 s of main time, then 2 s of the first period
+        assert!(!c.charge(7.0)); // 5 s of main time, then 2 s of the first period
         assert_eq!(c.time_left(), (8.0, 1));
         assert_eq!(c.allowance(), Some(8.0));
-        c.charge(3.0); // the period's second stone: a fresh period follows
+        assert!(c.charge(3.0)); // the period's second stone: a fresh period follows
         assert_eq!(c.time_left(), (10.0, 2));
     }
 
@@ -223,7 +227,7 @@ mod tests {
         let mut c = Clock::new(clock);
         for _ in 0..3 {
             assert_eq!(c.allowance(), Some(0.5));
-            c.charge(0.45);
+            assert!(c.charge(0.45), "every move begins a fresh period");
         }
         assert_eq!(c.time_left(), (0.5, 1));
     }

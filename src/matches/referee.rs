@@ -121,9 +121,9 @@ struct Referee<'a, 'b> {
     clocks: [Option<Clock>; 2],
     time: [f64; 2],
     longest: [f64; 2],
-    /// Lateness each engine may still accumulate in this game, beyond its time limits, before it loses on time:
-    /// `--grace` at the start, less every overrun. (A grace for each move would let an engine whose clock is at
-    /// zero go on answering late for ever.)
+    /// Lateness each engine may still accumulate beyond its time limits before it loses on time: `--grace` at
+    /// the start and again at each new byo-yomi period, less every overrun. (A grace for each move would let an
+    /// engine whose sudden-death clock is at zero go on answering late for ever.)
     grace_left: [f64; 2],
 }
 
@@ -454,8 +454,10 @@ impl Referee<'_, '_> {
         }
         self.time[i] += used;
         self.longest[i] = self.longest[i].max(used);
-        if let Some(clock) = self.clocks[i].as_mut() {
-            clock.charge(used);
+        if let Some(clock) = self.clocks[i].as_mut()
+            && clock.charge(used)
+        {
+            self.grace_left[i] = time.grace;
         }
         if !reply.ok {
             let (reason, what) = if extra_turn {
