@@ -382,6 +382,9 @@ fn loadsgf(board: Shape, path: &str, expected: Option<(&sgf::Record, &Game)>) {
     LOAD_ENGINES.with(|engines| {
         let mut engines = engines.borrow_mut();
         let engine = engines.entry(board).or_insert_with(|| quick_engine(board));
+        // Each input starts from the same engine: a record played under the pie rule turns the engine's pie setting
+        // on, and the next input must not inherit it.
+        engine.settings.pie = false;
         engine.start_game(Game::new(
             Geometry::shared(board).expect("a supported board"),
         ));
@@ -390,14 +393,15 @@ fn loadsgf(board: Shape, path: &str, expected: Option<(&sgf::Record, &Game)>) {
 }
 
 fn load_and_print(engine: &mut Engine, path: &str, expected: Option<(&sgf::Record, &Game)>) {
+    let before = engine.game().clone();
+    let pie = engine.settings.pie;
     let loaded = command(engine, &format!("loadsgf {path}"));
     let Some((record, game)) = expected else {
         assert!(loaded.is_err(), "loadsgf refuses a record replay refuses");
-        let board = engine.options().board;
-        assert_same_game(
-            engine.game(),
-            &Game::new(Geometry::shared(board).expect("a supported board")),
-            "a refused loadsgf",
+        assert_same_game(engine.game(), &before, "a refused loadsgf");
+        assert_eq!(
+            engine.settings.pie, pie,
+            "a refused loadsgf keeps the pie setting"
         );
         return;
     };

@@ -160,3 +160,20 @@ fn a_square_record_of_oust_stays_square_on_a_hexhex_engine() {
     .unwrap();
     oust::fuzzing::sgf_record(&found);
 }
+
+#[test]
+fn a_refused_record_after_a_pie_record_leaves_the_game_as_it_was() {
+    // The fuzzer's finding: its SGF target kept one engine per board for every input, and a record played under
+    // the pie rule left that engine's pie setting on; a refused record later (broken off inside a value) was then
+    // compared with a game without the pie rule. The engine was right (a refused loadsgf changes nothing), the
+    // target was not: each input now starts from the pie setting off, and a refusal is compared with the game
+    // before it.
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let pie = std::fs::read(format!("{dir}/tests/suites/sgf/pie-swap.sgf")).unwrap();
+    let refused = std::fs::read(format!(
+        "{dir}/fuzz/corpus/sgf_record/regression-refused-after-pie-record"
+    ))
+    .unwrap();
+    oust::fuzzing::sgf_record(&pie);
+    oust::fuzzing::sgf_record(&refused);
+}
