@@ -256,15 +256,21 @@ fn a_hanging_engine_loses_on_time_and_is_replaced() {
     }
 }
 
+/// A scratch directory for test `name` holding an openings file of the one opening `moves`, and that file.
+fn one_opening(name: &str, moves: &str) -> (PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let openings = dir.join("openings.txt");
+    fs::write(&openings, format!("{moves}\n")).unwrap();
+    (dir, openings)
+}
+
 #[test]
 fn under_absolute_time_the_grace_is_for_the_whole_game() {
     // 0.05 s of sudden death on 9x9 and 0.2 s of grace: an engine 0.15 s late at every move is 0.1 s late with its
     // first answer and out of grace with its second; a grace given afresh for every move would accept its late
     // answers to the end of the game. The opening leaves each side three lone stones, so that the broken engine
     // answers at least twice.
-    let dir = scratch("late-openings");
-    let openings = dir.join("openings.txt");
-    fs::write(&openings, "A1 J9 J1 A9 E5 C7\n").unwrap();
+    let (dir, openings) = one_opening("late-openings", "A1 J9 J1 A9 E5 C7");
     let results = against_broken("late", 2, |c| {
         c.board = Shape::square(9);
         c.openings = OpeningSource::File(openings.clone());
@@ -289,9 +295,7 @@ fn under_absolute_time_the_grace_is_for_the_whole_game() {
 #[test]
 fn ignoring_the_extra_turn_is_a_forfeit() {
     // After B A1, W A2, B G7, W G6, Black (the broken engine) can capture A2 with B1 and must then place again.
-    let dir = scratch("openings");
-    let openings = dir.join("openings.txt");
-    fs::write(&openings, "A1 A2 G7 G6\n").unwrap();
+    let (dir, openings) = one_opening("openings", "A1 A2 G7 G6");
     let results = against_broken("extra-turn", 1, |c| {
         c.openings = OpeningSource::File(openings.clone());
     });
