@@ -14,8 +14,7 @@ use std::time::{Duration, Instant};
 use crate::rng::Rng;
 use crate::rules::{Game, Geometry, Position, Shape, perft};
 use crate::search::{
-    Config, Control, Limits, PlayerKind, Request, Searcher, Setup, nodes_for_megabytes,
-    random_playout,
+    Control, Limits, PlayerKind, Request, Searcher, Setup, nodes_for_megabytes, random_playout,
 };
 
 /// Boards of the playout workloads: three squares and the hexhex board of side 7, the one Oust players use most.
@@ -202,15 +201,12 @@ pub fn search_workload(
     let game = Game::new(Arc::new(
         Geometry::new(board).expect("bench boards are valid"),
     ));
+    // The bench measures the tree search alone (the default setup has no solver).
     let setup = Setup {
         player,
-        config: Config::default(),
         threads,
         tree_nodes: nodes_for_megabytes(512),
-        // The bench measures the tree search alone.
-        solver_share: 0.0,
-        solver_bytes: 0,
-        solver_nodes: None,
+        ..Setup::default()
     };
     let mut searcher = Searcher::default();
     let request = Request {

@@ -77,7 +77,7 @@ fn a_huge_hexhex_side_does_not_wrap_around() {
 #[test]
 fn a_tiny_search_stops_exactly_at_its_limits() {
     use oust::rules::{Game, Geometry, Position};
-    use oust::search::{Config, Control, Limits, PlayerKind, Request, Searcher, Setup};
+    use oust::search::{Control, Request, Searcher, Setup};
     use oust::solve::{self, Solver, StopReason, Verdict};
     use std::sync::Arc;
     let geo = Arc::new(Geometry::square(9).unwrap());
@@ -102,22 +102,11 @@ fn a_tiny_search_stops_exactly_at_its_limits() {
     let game = Game::new(geo);
     for threads in [1, 2, 4] {
         let setup = Setup {
-            player: PlayerKind::Mcts,
-            config: Config::default(),
             threads,
             tree_nodes: 4096,
-            solver_share: 0.0,
-            solver_bytes: 0,
-            solver_nodes: None,
+            ..Setup::default()
         };
-        let request = Request {
-            limits: Limits {
-                playouts: Some(16),
-                time: None,
-            },
-            seed: 7,
-            ..Request::default()
-        };
+        let request = Request::playouts(16, 7);
         let mut searcher = Searcher::default();
         let result = searcher.search(&game, &setup, &request, &mut |_| Control::Continue);
         assert_eq!(result.playouts, 16, "{threads} threads");

@@ -6,9 +6,7 @@ use std::sync::Arc;
 use oust::rules::{
     Color, Game, Geometry, IllegalMove, Move, PieStage, Position, Shape, Status, SwapRefusal, perft,
 };
-use oust::search::{
-    Config, Control, Limits, PlayerKind, Request, Searcher, Setup, nodes_for_megabytes,
-};
+use oust::search::{Control, Request, Searcher, Setup, nodes_for_megabytes};
 use oust::solve::{self, Solver, Value, Verdict};
 
 fn geo(shape: &str) -> Arc<Geometry> {
@@ -201,22 +199,12 @@ fn tree_search(game: &Game, playouts: u64, seed: u64) -> Move {
 /// solver share.
 fn genmove(game: &Game, playouts: u64, seed: u64, tree_mb: usize, solver_share: f64) -> Move {
     let setup = Setup {
-        player: PlayerKind::Mcts,
-        config: Config::default(),
-        threads: 1,
         tree_nodes: nodes_for_megabytes(tree_mb),
         solver_share,
         solver_bytes: 16 << 20,
-        solver_nodes: None,
+        ..Setup::default()
     };
-    let request = Request {
-        limits: Limits {
-            playouts: Some(playouts),
-            time: None,
-        },
-        seed,
-        ..Request::default()
-    };
+    let request = Request::playouts(playouts, seed);
     Searcher::default()
         .search(game, &setup, &request, &mut |_| Control::Continue)
         .best

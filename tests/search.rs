@@ -7,33 +7,18 @@ use std::sync::Arc;
 
 use oust::rng::Rng;
 use oust::rules::{Color, Game, Geometry, Move, Outcome, Position};
-use oust::search::{
-    Config, Control, Limits, PlayerKind, Request, SearchResult, Searcher, Setup,
-    nodes_for_megabytes,
-};
+use oust::search::{Control, PlayerKind, Request, SearchResult, Searcher, Setup};
 
 fn setup(player: PlayerKind) -> Setup {
+    // These tests are about the tree search and its own solver: the default setup has no other.
     Setup {
         player,
-        config: Config::default(),
-        threads: 1,
-        tree_nodes: nodes_for_megabytes(64),
-        // These tests are about the tree search and its own solver.
-        solver_share: 0.0,
-        solver_bytes: 0,
-        solver_nodes: None,
+        ..Setup::default()
     }
 }
 
 fn search(game: &Game, player: PlayerKind, playouts: u64, seed: u64) -> SearchResult {
-    let request = Request {
-        limits: Limits {
-            playouts: Some(playouts),
-            time: None,
-        },
-        seed,
-        ..Request::default()
-    };
+    let request = Request::playouts(playouts, seed);
     Searcher::default().search(game, &setup(player), &request, &mut |_| Control::Continue)
 }
 
@@ -218,14 +203,7 @@ fn single_thread_playout_limited_search_is_reproducible() {
 fn the_subtree_of_the_moves_played_is_reused() {
     let mut game = Game::new(Arc::new(Geometry::square(7).unwrap()));
     let mut searcher = Searcher::default();
-    let request = |seed| Request {
-        limits: Limits {
-            playouts: Some(5000),
-            time: None,
-        },
-        seed,
-        ..Request::default()
-    };
+    let request = |seed| Request::playouts(5000, seed);
     let s = setup(PlayerKind::Mcts);
     let first = searcher.search(&game, &s, &request(1), &mut |_| Control::Continue);
     assert_eq!(first.reused, 0);

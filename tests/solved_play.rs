@@ -6,20 +6,16 @@ use std::sync::Arc;
 
 use oust::rng::Rng;
 use oust::rules::{Color, Game, Geometry, Outcome, Position, Shape, Status};
-use oust::search::{
-    Config, Control, Limits, PlayerKind, Request, Searcher, Setup, nodes_for_megabytes,
-};
+use oust::search::{Control, PlayerKind, Request, Searcher, Setup, nodes_for_megabytes};
 use oust::solve::{self, Solution, Solver, Value, Verdict};
 
 fn setup(player: PlayerKind, solver_share: f64) -> Setup {
     Setup {
         player,
-        config: Config::default(),
-        threads: 1,
         tree_nodes: nodes_for_megabytes(16),
         solver_share,
         solver_bytes: 16 << 20,
-        solver_nodes: None,
+        ..Setup::default()
     }
 }
 
@@ -83,14 +79,7 @@ fn play_out(
         } else {
             (other, other_share)
         };
-        let request = Request {
-            limits: Limits {
-                playouts: Some(5_000),
-                time: None,
-            },
-            seed: seed + moves as u64,
-            ..Request::default()
-        };
+        let request = Request::playouts(5_000, seed + moves as u64);
         let result =
             searchers[me.index()].search(&game, &setup(player, share), &request, &mut |_| {
                 Control::Continue
@@ -181,14 +170,7 @@ fn the_tree_search_solver_agrees_with_the_solver() {
             if !matches!(game.position().status(), Status::Ongoing) {
                 continue;
             }
-            let request = Request {
-                limits: Limits {
-                    playouts: Some(3_000),
-                    time: None,
-                },
-                seed: 3,
-                ..Request::default()
-            };
+            let request = Request::playouts(3_000, 3);
             let result = Searcher::default().search(
                 &game,
                 &setup(PlayerKind::Mcts, 0.0),
@@ -242,14 +224,7 @@ fn a_tree_proof_is_played_at_the_solvers_distance() {
             }
             let me = pos.to_move();
             let search = |share: f64| {
-                let request = Request {
-                    limits: Limits {
-                        playouts: Some(2_000),
-                        time: None,
-                    },
-                    seed: 5,
-                    ..Request::default()
-                };
+                let request = Request::playouts(2_000, 5);
                 Searcher::default().search(
                     &game,
                     &setup(PlayerKind::Mcts, share),

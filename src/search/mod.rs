@@ -123,6 +123,20 @@ pub struct Request<'a> {
     pub interval: Option<Duration>,
 }
 
+impl Request<'_> {
+    /// A search of exactly `playouts` playouts, with no time limit, its random choices seeded with `seed`.
+    pub fn playouts(playouts: u64, seed: u64) -> Self {
+        Request {
+            limits: Limits {
+                playouts: Some(playouts),
+                time: None,
+            },
+            seed,
+            ..Request::default()
+        }
+    }
+}
+
 /// Settings of a search beyond the tree [`Config`].
 #[derive(Clone, Debug)]
 pub struct Setup {
@@ -142,6 +156,21 @@ pub struct Setup {
     pub solver_bytes: usize,
     /// A cap on the nodes of each solve, on top of its time or node share (`None`: no cap).
     pub solver_nodes: Option<u64>,
+}
+
+impl Default for Setup {
+    /// The tree search of the main player alone: one thread, a tree of 64 MB, no solver.
+    fn default() -> Setup {
+        Setup {
+            player: PlayerKind::Mcts,
+            config: Config::default(),
+            threads: 1,
+            tree_nodes: nodes_for_megabytes(64),
+            solver_share: 0.0,
+            solver_bytes: 0,
+            solver_nodes: None,
+        }
+    }
 }
 
 impl Searcher {
