@@ -53,6 +53,21 @@ fn check_position(pos: &Position, reference: &Reference) {
                 "{}",
                 pos.geometry().name(p)
             );
+            // What the playout policy asks of a point: would a placement there join friendly stones into a group
+            // larger than every enemy group it touches and than a floor?
+            for c in [Color::Black, Color::White] {
+                for floor in 0..4 {
+                    let expected = reference
+                        .joined(c, p.index())
+                        .is_some_and(|(group, enemy)| group > enemy.max(floor));
+                    assert_eq!(
+                        pos.outgrows(c, p, floor),
+                        expected,
+                        "{} for {c:?} over {floor}",
+                        pos.geometry().name(p)
+                    );
+                }
+            }
         }
         let engine = pos.check_placement(color, p);
         match (reference.check(color, p.index()), engine) {

@@ -545,6 +545,22 @@ impl Position {
     /// would touch nearly always decides against those bounds; only in between are the groups told apart.
     #[inline(always)]
     fn joining_is_legal_n<const N: usize>(&self, me: u8, p: Point) -> bool {
+        let (enemy, big, sum) = self.joining_bounds_n::<N>(me, p);
+        if enemy == 0 || enemy > sum {
+            false
+        } else if enemy <= big {
+            true
+        } else {
+            self.probe_n::<N>(me, p).0.is_legal()
+        }
+    }
+
+    /// For a placement of `me` on `p`: the size of the largest enemy group it would touch (directly or through the
+    /// friendly groups it joins), the largest friendly group next to `p`, and the sum of the friendly neighbours'
+    /// groups, a group counted once per neighbour of `p` in it. The group the placement forms has between
+    /// `big + 1` and `sum + 1` stones.
+    #[inline(always)]
+    fn joining_bounds_n<const N: usize>(&self, me: u8, p: Point) -> (u16, u16, u16) {
         let nb = self.geo.padded_neighbors(p);
         let enemy_color = me ^ 1;
         let (mut enemy, mut big, mut sum) = (0u16, 0u16, 0u16);
@@ -558,12 +574,30 @@ impl Position {
             big = big.max(size);
             sum += size;
         }
-        if enemy == 0 || enemy > sum {
+        (enemy, big, sum)
+    }
+
+    /// True when a placement of `color` on the empty point `p` would join friendly stones into a group larger than
+    /// `floor` and than every enemy group it would touch. With `floor` 1 and no enemy group in reach, that is any
+    /// joining placement: the policy asks it of a point next to a stone that is not on the board yet.
+    #[inline]
+    pub fn outgrows(&self, color: Color, p: Point, floor: usize) -> bool {
+        match self.geo.fan() {
+            4 => self.outgrows_n::<4>(color as u8, p, floor),
+            _ => self.outgrows_n::<MAX_DEGREE>(color as u8, p, floor),
+        }
+    }
+
+    #[inline(always)]
+    fn outgrows_n<const N: usize>(&self, me: u8, p: Point, floor: usize) -> bool {
+        let (enemy, big, sum) = self.joining_bounds_n::<N>(me, p);
+        let beat = usize::from(enemy).max(floor);
+        if sum == 0 || beat > usize::from(sum) {
             false
-        } else if enemy <= big {
+        } else if beat <= usize::from(big) {
             true
         } else {
-            self.probe_n::<N>(me, p).0.is_legal()
+            self.probe_n::<N>(me, p).0.group > beat
         }
     }
 

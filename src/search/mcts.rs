@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use crate::rng::Rng;
 use crate::rules::{Color, Move, Outcome, Point, Position};
 
-use super::playout::play_random;
-use super::policy::{PriorWeights, play_biased, priors, uniform};
+use super::playout::random_playout;
+use super::policy::{PriorWeights, biased_playout, priors, uniform};
 use super::tree::{EXPANDED, LEAF, Padded, Tree};
 
 /// Which tree search runs.
@@ -277,18 +277,11 @@ fn playout(sh: &Shared, w: &mut Worker) -> Outcome {
 }
 
 fn playout_with(sh: &Shared, pos: &mut Position, rng: &mut Rng, buf: &mut Vec<Point>) -> Outcome {
-    let biased = sh.cfg.flavor == Flavor::Knowledge && sh.cfg.playout_candidates > 0;
-    for _ in 0..sh.move_cap {
-        let moved = if biased {
-            play_biased(pos, rng, sh.cfg.playout_candidates, buf)
-        } else {
-            play_random(pos, rng, buf)
-        };
-        if moved.is_none() {
-            return pos.winner().map_or(Outcome::Draw, Outcome::Win);
-        }
+    if sh.cfg.flavor == Flavor::Knowledge && sh.cfg.playout_candidates > 0 {
+        biased_playout(pos, rng, sh.cfg.playout_candidates, buf, sh.move_cap)
+    } else {
+        random_playout(pos, rng, buf, sh.move_cap).outcome
     }
-    Outcome::Draw
 }
 
 /// Re-derives the proof of `id` from its children's; true when it is now proven.

@@ -6,7 +6,7 @@
 //! opponent can capture it at once by growing a neighbouring group.
 
 use crate::rng::Rng;
-use crate::rules::{MAX_DEGREE, Move, Point, Position, Probe};
+use crate::rules::{MAX_DEGREE, Move, Outcome, Point, Position, Probe};
 
 /// How a legal placement looks to the cheap knowledge.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -90,9 +90,8 @@ pub fn exposed(pos: &Position, p: Point) -> bool {
         if q == p || pos.color_at(q).is_some() || !pos.touches(q).1 {
             return false;
         }
-        let probe = pos.probe(enemy, q);
         // The new stone adds a friendly group of size 1 to those the enemy group must exceed.
-        probe.joins && probe.enemy.max(1) < probe.group
+        pos.outgrows(enemy, q, 1)
     };
     for &n in geo.neighbors(p) {
         match pos.color_at(n) {
@@ -151,7 +150,67 @@ pub fn priors(pos: &Position, weights: &PriorWeights, out: &mut Vec<(Move, f32)>
         m.1 /= total;
     }
     // Stable order: by prior, then by point, so that the tree is reproducible.
-    out.sort_by(|a, b| b.1.total_cmp(&a.1));
+    sort_by_prior(out);
+}
+
+/// Distinct priors at most that [`sort_by_prior`] sorts by levels; more fall back to a comparison sort.
+const PRIOR_LEVELS: usize = 16;
+/// Moves at most that [`sort_by_prior`] sorts by levels (every board's points, with room to spare).
+const LEVEL_MOVES: usize = 1024;
+
+/// Sorts moves by prior, best first ([`f32::total_cmp`] reversed), keeping the order of moves with equal priors: the
+/// order of a stable sort. Priors take few distinct values (one per kind of move, and per size of capture), so each
+/// move's level is found among those few, and the moves are then copied, level by level, to their places after the
+/// originals, which are dropped: two passes over the list instead of a comparison sort.
+pub fn sort_by_prior(moves: &mut Vec<(Move, f32)>) {
+    let n = moves.len();
+    // Levels by their bits: equal bits are exactly the priors that `total_cmp` finds equal.
+    let mut levels = [0u32; PRIOR_LEVELS];
+    let mut counts = [0usize; PRIOR_LEVELS];
+    let mut level_of = [0u8; LEVEL_MOVES];
+    let mut k = 0;
+    if n > LEVEL_MOVES {
+        moves.sort_by(|a, b| b.1.total_cmp(&a.1));
+        return;
+    }
+    for (i, &(_, prior)) in moves.iter().enumerate() {
+        let bits = prior.to_bits();
+        let level = match levels[..k].iter().position(|&l| l == bits) {
+            Some(level) => level,
+            None if k == PRIOR_LEVELS => {
+                moves.sort_by(|a, b| b.1.total_cmp(&a.1));
+                return;
+            }
+            None => {
+                levels[k] = bits;
+                k += 1;
+                k - 1
+            }
+        };
+        level_of[i] = level as u8;
+        counts[level] += 1;
+    }
+    // Where each level starts in the sorted list: levels in descending order of prior.
+    let mut order = [0u8; PRIOR_LEVELS];
+    for (i, o) in order[..k].iter_mut().enumerate() {
+        *o = i as u8;
+    }
+    order[..k].sort_unstable_by(|&a, &b| {
+        f32::from_bits(levels[usize::from(b)]).total_cmp(&f32::from_bits(levels[usize::from(a)]))
+    });
+    let mut start = [0usize; PRIOR_LEVELS];
+    let mut at = n;
+    for &level in &order[..k] {
+        start[usize::from(level)] = at;
+        at += counts[usize::from(level)];
+    }
+    moves.extend_from_within(..);
+    for i in 0..n {
+        let level = usize::from(level_of[i]);
+        moves[start[level]] = moves[i];
+        start[level] += 1;
+    }
+    moves.drain(..n);
 }
 
 /// Uniform priors over the legal moves, in point order (for the plain UCT baseline).
@@ -177,6 +236,37 @@ pub fn play_biased(
         4 => play_biased_n::<4>(pos, rng, candidates, buf),
         _ => play_biased_n::<MAX_DEGREE>(pos, rng, candidates, buf),
     }
+}
+
+/// Plays the biased policy ([`play_biased`]) from `pos` to the end of the game, at most `max_moves` moves, and
+/// returns how the game ended (a draw when the cap is reached). The geometry's neighbour table size is looked up
+/// once for the whole playout, not once a move.
+pub fn biased_playout(
+    pos: &mut Position,
+    rng: &mut Rng,
+    candidates: usize,
+    buf: &mut Vec<Point>,
+    max_moves: usize,
+) -> Outcome {
+    match pos.geometry().fan() {
+        4 => biased_playout_n::<4>(pos, rng, candidates, buf, max_moves),
+        _ => biased_playout_n::<MAX_DEGREE>(pos, rng, candidates, buf, max_moves),
+    }
+}
+
+fn biased_playout_n<const N: usize>(
+    pos: &mut Position,
+    rng: &mut Rng,
+    candidates: usize,
+    buf: &mut Vec<Point>,
+    max_moves: usize,
+) -> Outcome {
+    for _ in 0..max_moves {
+        if play_biased_n::<N>(pos, rng, candidates, buf).is_none() {
+            return pos.winner().map_or(Outcome::Draw, Outcome::Win);
+        }
+    }
+    Outcome::Draw
 }
 
 /// [`play_biased`] on a geometry whose neighbour tables have `N` entries. A drawn point is classified from the
@@ -243,4 +333,62 @@ fn play_biased_n<const N: usize>(
     let placed = pos.try_place_with::<N>(p);
     debug_assert!(placed.is_some(), "a listed placement is legal");
     Some(Move::Place(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The order a stable comparison sort gives.
+    fn stable(moves: &[(Move, f32)]) -> Vec<(Move, f32)> {
+        let mut sorted = moves.to_vec();
+        sorted.sort_by(|a, b| b.1.total_cmp(&a.1));
+        sorted
+    }
+
+    fn bits(moves: &[(Move, f32)]) -> Vec<(Move, u32)> {
+        moves.iter().map(|&(mv, x)| (mv, x.to_bits())).collect()
+    }
+
+    #[test]
+    fn sorting_by_prior_gives_the_order_of_a_stable_sort() {
+        let mut rng = Rng::new(3);
+        let specials = [0.0, -0.0, f32::NAN, f32::INFINITY, -1.0, 1e-30];
+        // Few levels (the usual case), more than sort by levels, and more moves than sort by levels.
+        for (levels, len) in [
+            (1, 0),
+            (1, 1),
+            (3, 81),
+            (6, 361),
+            (16, 50),
+            (17, 50),
+            (40, 200),
+            (4, 1100),
+        ] {
+            for round in 0..20 {
+                let values: Vec<f32> = (0..levels)
+                    .map(|i| {
+                        if round % 4 == 0 && i < specials.len() {
+                            specials[i]
+                        } else {
+                            rng.below(1000) as f32 / 7.0
+                        }
+                    })
+                    .collect();
+                let mut moves: Vec<(Move, f32)> = (0..len)
+                    .map(|i| (Move::Place(Point::from_index(i)), values[rng.below(levels)]))
+                    .collect();
+                if round % 5 == 1 {
+                    moves.push((Move::Pass, values[0]));
+                }
+                let expected = stable(&moves);
+                sort_by_prior(&mut moves);
+                assert_eq!(
+                    bits(&moves),
+                    bits(&expected),
+                    "{levels} levels, {len} moves"
+                );
+            }
+        }
+    }
 }

@@ -202,28 +202,33 @@ impl Reference {
         groups
     }
 
-    pub fn check(&self, color: Color, i: usize) -> Result<(), RefIllegal> {
-        if self.cells[i].is_some() {
-            return Err(RefIllegal::Occupied);
-        }
+    /// For a placement of `color` on the empty point `i` next to a friendly stone: the size of the group it forms
+    /// and of the largest enemy group touching that group (0 when none). `None` without a friendly neighbour.
+    pub fn joined(&self, color: Color, i: usize) -> Option<(usize, usize)> {
         if !self
             .neighbors(i)
             .iter()
             .any(|&n| self.cells[n] == Some(color))
         {
-            return Ok(());
+            return None;
         }
         let mut cells = self.cells.clone();
         cells[i] = Some(color);
         let g = self.group_in(&cells, i);
         let enemies = self.touching_enemies(&cells, &g, color.opponent());
         let biggest = enemies.iter().map(BTreeSet::len).max().unwrap_or(0);
-        if enemies.is_empty() {
-            Err(RefIllegal::NoEnemy(g.len()))
-        } else if biggest >= g.len() {
-            Err(RefIllegal::NotSmaller(g.len(), biggest))
-        } else {
-            Ok(())
+        Some((g.len(), biggest))
+    }
+
+    pub fn check(&self, color: Color, i: usize) -> Result<(), RefIllegal> {
+        if self.cells[i].is_some() {
+            return Err(RefIllegal::Occupied);
+        }
+        match self.joined(color, i) {
+            None => Ok(()),
+            Some((g, 0)) => Err(RefIllegal::NoEnemy(g)),
+            Some((g, biggest)) if biggest >= g => Err(RefIllegal::NotSmaller(g, biggest)),
+            Some(_) => Ok(()),
         }
     }
 
