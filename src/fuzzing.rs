@@ -589,7 +589,7 @@ pub fn results_file(data: &[u8]) {
     assert!(same_engines(&file.labels, &file.labels));
     let _ = format_table(&file.games);
     let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).expect("an SPRT");
-    let summary = format_summary(&file.labels, &file.games, Some(&sprt));
+    let summary = format_summary(&file.labels, &file.games, Some(&sprt), None);
     assert!(summary.contains(&format!("games: {}", file.games.len())));
 }
 

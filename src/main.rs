@@ -622,7 +622,7 @@ fn merge(files: &[PathBuf], sprt: Option<&Sprt>) -> ExitCode {
     let text = format!(
         "files: {}\n{}",
         files.len(),
-        matches::format_summary(&labels, &games, sprt)
+        matches::format_summary(&labels, &games, sprt, None)
     );
     print_out(&text);
     ExitCode::SUCCESS
@@ -716,12 +716,22 @@ fn play_match(args: &MatchArgs) -> ExitCode {
             notation::count(config.games, "game")
         ));
     }
-    if let Some(d) = report.sprt_decision {
+    if let Some(stop) = &report.sprt_stop {
+        let later = (report.results.len() as u64).saturating_sub(stop.games);
         text.push_str(&format!(
-            "stopped by the SPRT after {}: {}\n",
-            notation::count(report.results.len(), "game"),
-            d.describe()
+            "stopped by the SPRT after {}: {}",
+            notation::count(stop.games, "game"),
+            stop.decision.describe()
         ));
+        if later > 0 {
+            text.push_str(&format!(
+                "; {} in progress then played to {} end and {} in the figures below",
+                notation::count(later, "game"),
+                if later == 1 { "its" } else { "their" },
+                if later == 1 { "counts" } else { "count" },
+            ));
+        }
+        text.push('\n');
     }
     text.push_str(&format!(
         "engines: A is {}, B is {}\n",
@@ -731,6 +741,7 @@ fn play_match(args: &MatchArgs) -> ExitCode {
         &report.labels,
         &report.results,
         config.sprt.as_ref(),
+        report.sprt_stop.as_ref(),
     ));
     print_out(&text);
     if report.interrupted {

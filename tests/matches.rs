@@ -334,13 +334,78 @@ fn the_sprt_stops_a_decided_match() {
     config.sprt = Some(Sprt::new(0.0, 200.0, 0.05, 0.05).unwrap());
     config.concurrency = 2;
     let report = matches::run(&config, &AtomicBool::new(false)).unwrap();
-    assert_eq!(report.sprt_decision, Some(SprtDecision::H0));
+    let stop = report.sprt_stop.expect("the test stopped the match");
+    assert_eq!(stop.decision, SprtDecision::H0);
     // Every game is a loss of A: the test decides after a handful (each loss adds about -0.73 to the LLR, whose
     // lower bound is ln(0.05 / 0.95) = -2.94: the fifth loss decides), and only the other worker's game in progress
     // may finish after that.
+    assert_eq!(stop.games, 5);
+    assert!(stop.llr <= -2.94 && stop.llr > -2.94 - 0.8, "{}", stop.llr);
     let n = report.results.len();
     assert!((5..=6).contains(&n), "{n} games");
     assert!(report.results.iter().all(|r| r.winner() == Some(Side::B)));
+}
+
+#[test]
+fn the_summary_of_a_match_the_sprt_stopped_says_where_it_stopped_and_counts_every_game() {
+    // As above, through the command: A loses every game, the fifth loss decides, and the other worker's game in
+    // progress may end after that. The summary must not contradict the stop ("no decision yet" after one more game).
+    let out = Command::new(OUST)
+        .args([
+            "match",
+            "--black",
+            &broken("illegal", 1),
+            "--white",
+            &oust(2),
+        ])
+        .args([
+            "--games",
+            "200",
+            "--concurrency",
+            "2",
+            "--sprt",
+            "0,200,0.05,0.05",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{stdout}");
+    let stop = "stopped by the SPRT after 5 games: H0 accepted (the difference is at most elo0)";
+    let line = |prefix: &str| {
+        stdout
+            .lines()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix:?} line: {stdout}"))
+            .to_string()
+    };
+    let sprt = line("SPRT elo0 0 elo1 200 alpha 0.05 beta 0.05: ");
+    assert!(!stdout.contains("no decision yet"), "{stdout}");
+    match line("games: ").as_str() {
+        "games: 5" => {
+            assert_eq!(line("stopped by the SPRT"), stop);
+            assert!(
+                sprt.ends_with("): H0 accepted (the difference is at most elo0)"),
+                "{sprt}"
+            );
+        }
+        "games: 6" => {
+            assert_eq!(
+                line("stopped by the SPRT"),
+                format!(
+                    "{stop}; 1 game in progress then played to its end and counts in the figures below"
+                )
+            );
+            assert!(
+                sprt.contains("H0 accepted (the difference is at most elo0) after 5 games, LLR -"),
+                "{sprt}"
+            );
+            assert!(
+                sprt.contains("; with the 1 game in progress then, over all 6 games, LLR -"),
+                "{sprt}"
+            );
+        }
+        other => panic!("{other}: {stdout}"),
+    }
 }
 
 #[test]

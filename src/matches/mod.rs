@@ -24,4 +24,4 @@ pub use results::{
     format_table, results_header, same_engines, without_seed,
 };
 pub use runner::{MatchConfig, MatchReport, OpeningSource, Progress, run};
-pub use stats::{Sprt, SprtDecision, Wdl};
+pub use stats::{Sprt, SprtDecision, SprtStop, Wdl};

@@ -3,9 +3,10 @@
 
 use std::fmt::Write as _;
 
+use crate::notation;
 use crate::rules::{Color, Outcome};
 
-use super::stats::{Sprt, Wdl};
+use super::stats::{Sprt, SprtStop, Wdl};
 
 /// The two engines of a match: A is the `--black` command, B the `--white` command. They swap colours when the
 /// match alternates or uses openings.
@@ -421,8 +422,15 @@ fn signed(x: f64) -> String {
 }
 
 /// The summary of a match: each engine's wins, losses and draws, A's score and Elo difference with their 95%
-/// intervals, the likelihood of superiority, results by colour, forfeits, and with a test, the SPRT's state.
-pub fn format_summary(labels: &[String; 2], games: &[GameResult], sprt: Option<&Sprt>) -> String {
+/// intervals, the likelihood of superiority, results by colour, forfeits, and with a test, the SPRT's state. `stop`
+/// is where the test stopped the match, when it did: the games in progress then, finished afterwards, are in every
+/// figure, and the SPRT line gives both the decision where it was taken and the ratio over all the games.
+pub fn format_summary(
+    labels: &[String; 2],
+    games: &[GameResult],
+    sprt: Option<&Sprt>,
+    stop: Option<&SprtStop>,
+) -> String {
     let t = Tally::of(games);
     let b = t.a.flipped();
     let mut out = String::new();
@@ -477,16 +485,35 @@ pub fn format_summary(labels: &[String; 2], games: &[GameResult], sprt: Option<&
     }
     if let Some(test) = sprt {
         let (lower, upper) = test.bounds();
-        let _ = writeln!(
+        let _ = write!(
             out,
-            "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {:.3} (bounds {lower:.3} to {upper:.3}): {}",
-            test.elo0,
-            test.elo1,
-            test.alpha,
-            test.beta,
-            test.llr(t.a),
-            test.decide(t.a).describe()
+            "SPRT elo0 {} elo1 {} alpha {} beta {}: ",
+            test.elo0, test.elo1, test.alpha, test.beta,
         );
+        match stop {
+            Some(stop) if stop.games != t.a.games() => {
+                let later = t.a.games().saturating_sub(stop.games);
+                let _ = writeln!(
+                    out,
+                    "{} after {}, LLR {:.3} (bounds {lower:.3} to {upper:.3}); with the {} in progress then, \
+                     over all {}, LLR {:.3}",
+                    stop.decision.describe(),
+                    notation::count(stop.games, "game"),
+                    stop.llr,
+                    notation::count(later, "game"),
+                    notation::count(t.a.games(), "game"),
+                    test.llr(t.a)
+                );
+            }
+            _ => {
+                let _ = writeln!(
+                    out,
+                    "LLR {:.3} (bounds {lower:.3} to {upper:.3}): {}",
+                    test.llr(t.a),
+                    test.decide(t.a).describe()
+                );
+            }
+        }
     }
     out
 }
@@ -524,6 +551,75 @@ mod tests {
         assert_eq!((old.time, old.longest), ([0.5, 0.25], [0.0, 0.0]));
         assert!(GameResult::from_line("1\tA\tA\tB+\tcapture\t3\t0\t0\t-\t").is_err());
         assert!(GameResult::from_line("1\tA\tB\tB+\tlucky\t3\t0\t0\t-\t").is_err());
+    }
+
+    /// Games A lost, numbered from 1, A always Black.
+    fn losses_of_a(n: u64) -> Vec<GameResult> {
+        (1..=n)
+            .map(|number| GameResult {
+                number,
+                black: Side::A,
+                outcome: Outcome::Win(Color::White),
+                reason: Reason::Capture,
+                detail: String::new(),
+                moves: 9,
+                time: [0.5, 0.5],
+                longest: [0.1, 0.1],
+                opening: None,
+            })
+            .collect()
+    }
+
+    fn sprt_line(summary: &str) -> &str {
+        summary
+            .lines()
+            .find(|l| l.starts_with("SPRT"))
+            .expect("an SPRT line")
+    }
+
+    #[test]
+    fn the_sprt_line_gives_the_decision_where_the_test_stopped_and_the_ratio_over_all_games() {
+        let test = Sprt::new(0.0, 200.0, 0.05, 0.05).unwrap();
+        let labels = ["a".to_string(), "b".to_string()];
+        let games = losses_of_a(6);
+        let at_five = Wdl {
+            wins: 0,
+            draws: 0,
+            losses: 5,
+        };
+        let stop = SprtStop {
+            decision: test.decide(at_five),
+            games: 5,
+            llr: test.llr(at_five),
+        };
+        assert_eq!(stop.decision, super::super::SprtDecision::H0);
+        let summary = format_summary(&labels, &games, Some(&test), Some(&stop));
+        assert!(summary.contains("games: 6\n"), "{summary}");
+        assert_eq!(
+            sprt_line(&summary),
+            format!(
+                "SPRT elo0 0 elo1 200 alpha 0.05 beta 0.05: H0 accepted (the difference is at most elo0) after 5 \
+                 games, LLR {:.3} (bounds -2.944 to 2.944); with the 1 game in progress then, over all 6 games, \
+                 LLR {:.3}",
+                stop.llr,
+                test.llr(Tally::of(&games).a)
+            )
+        );
+        // Stopped with no game in progress, or no stop at all: the state of the test over the games.
+        let plain = format!(
+            "SPRT elo0 0 elo1 200 alpha 0.05 beta 0.05: LLR {:.3} (bounds -2.944 to 2.944): H0 accepted (the \
+             difference is at most elo0)",
+            stop.llr
+        );
+        let five = &games[..5];
+        assert_eq!(
+            sprt_line(&format_summary(&labels, five, Some(&test), Some(&stop))),
+            plain
+        );
+        assert_eq!(
+            sprt_line(&format_summary(&labels, five, Some(&test), None)),
+            plain
+        );
     }
 
     #[test]

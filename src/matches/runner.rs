@@ -20,7 +20,7 @@ use super::engine::{EngineProcess, Failure, shorten};
 use super::openings::{parse_openings, random_opening};
 use super::referee::{GameSpec, Played, QUIT_WAIT, Seat, play_game};
 use super::results::{GameResult, Side, Tally, results_header};
-use super::stats::{Sprt, SprtDecision};
+use super::stats::{Sprt, SprtDecision, SprtStop};
 
 /// Where the openings come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -212,8 +212,8 @@ pub struct MatchReport {
     pub results: Vec<GameResult>,
     /// True when an interrupt stopped the match.
     pub interrupted: bool,
-    /// The SPRT's decision when the test stopped the match.
-    pub sprt_decision: Option<SprtDecision>,
+    /// Where the SPRT stopped the match, when it did.
+    pub sprt_stop: Option<SprtStop>,
 }
 
 /// What one worker is playing, for the progress display.
@@ -280,7 +280,7 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
                     names,
                     results: Vec::new(),
                     interrupted: true,
-                    sprt_decision: None,
+                    sprt_stop: None,
                 });
             }
             Err(e) => return Err(format!("engine {side} ({command}) {e}")),
@@ -352,7 +352,11 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
                     {
                         let d = test.decide(tally.a);
                         if d != SprtDecision::Continue {
-                            decision = Some(d);
+                            decision = Some(SprtStop {
+                                decision: d,
+                                games: tally.a.games(),
+                                llr: test.llr(tally.a),
+                            });
                             shared.drain.store(true, Ordering::SeqCst);
                             log::info!("SPRT: {}; finishing the games in progress", d.describe());
                         }
@@ -379,7 +383,7 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
         names,
         results,
         interrupted: interrupt.load(Ordering::SeqCst),
-        sprt_decision: decision,
+        sprt_stop: decision,
     })
 }
 

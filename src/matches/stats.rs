@@ -155,6 +155,18 @@ impl SprtDecision {
     }
 }
 
+/// Where a sequential test stopped a match: its decision, and the games and log-likelihood ratio it was taken on.
+/// Games in progress at that moment are played to their end and count in the match's figures, but not here.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtStop {
+    /// The decision (H0 or H1).
+    pub decision: SprtDecision,
+    /// Finished games when the test decided.
+    pub games: u64,
+    /// The log-likelihood ratio after those games.
+    pub llr: f64,
+}
+
 /// A sequential probability ratio test of H0 `Elo = elo0` against H1 `Elo = elo1`, with error rates `alpha`
 /// (accepting H1 when H0 holds) and `beta` (accepting H0 when H1 holds).
 ///
