@@ -237,8 +237,13 @@ struct MatchArgs {
     /// --log-dir (without it, the match refuses to start when it finds them)
     #[arg(long)]
     overwrite: bool,
-    /// Stop once the sequential probability ratio test decides
-    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA", value_parser = parse_sprt)]
+    /// Stop once the sequential probability ratio test decides (elo0 may be negative: --sprt -5,5,0.05,0.05)
+    #[arg(
+        long,
+        value_name = "ELO0,ELO1,ALPHA,BETA",
+        value_parser = parse_sprt,
+        allow_hyphen_values = true
+    )]
     sprt: Option<Sprt>,
     /// Seed of the random openings, printed in the results file [default: from the clock]
     #[arg(long, value_name = "S")]

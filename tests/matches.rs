@@ -171,6 +171,23 @@ fn two_oust_engines_play_twenty_games_and_everything_agrees() {
         )),
         "{merged}"
     );
+    // A test with a negative elo0, written as SPRT bounds usually are: `--sprt -5,5,...`, not only `--sprt=-5,5,...`.
+    let tested = Command::new(OUST)
+        .args(["match", "--merge"])
+        .arg(&results_path)
+        .args(["--sprt", "-5,5,0.05,0.05"])
+        .output()
+        .unwrap();
+    let tested_out = String::from_utf8(tested.stdout).unwrap();
+    assert!(
+        tested.status.success(),
+        "{tested_out}{}",
+        String::from_utf8_lossy(&tested.stderr)
+    );
+    assert!(
+        tested_out.contains("\nSPRT elo0 -5 elo1 5 alpha 0.05 beta 0.05: LLR "),
+        "{tested_out}"
+    );
     let _ = fs::remove_dir_all(&dir);
 }
 
