@@ -163,22 +163,26 @@ const LEVEL_MOVES: usize = 1024;
 /// move's level is found among those few, and the moves are then copied, level by level, to their places after the
 /// originals, which are dropped: two passes over the list instead of a comparison sort.
 pub fn sort_by_prior(moves: &mut Vec<(Move, f32)>) {
+    // What the levels stand in for, when there are too many moves or levels.
+    fn comparison_sort(moves: &mut [(Move, f32)]) {
+        moves.sort_by(|a, b| b.1.total_cmp(&a.1));
+    }
     let n = moves.len();
+    if n > LEVEL_MOVES {
+        comparison_sort(moves);
+        return;
+    }
     // Levels by their bits: equal bits are exactly the priors that `total_cmp` finds equal.
     let mut levels = [0u32; PRIOR_LEVELS];
     let mut counts = [0usize; PRIOR_LEVELS];
     let mut level_of = [0u8; LEVEL_MOVES];
     let mut k = 0;
-    if n > LEVEL_MOVES {
-        moves.sort_by(|a, b| b.1.total_cmp(&a.1));
-        return;
-    }
     for (i, &(_, prior)) in moves.iter().enumerate() {
         let bits = prior.to_bits();
         let level = match levels[..k].iter().position(|&l| l == bits) {
             Some(level) => level,
             None if k == PRIOR_LEVELS => {
-                moves.sort_by(|a, b| b.1.total_cmp(&a.1));
+                comparison_sort(moves);
                 return;
             }
             None => {
