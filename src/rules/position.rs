@@ -1,4 +1,4 @@
-//! A validated Oust position: stones, groups, side to move, extra turn and hash.
+//! A validated Oust position: stones, groups, side to move and extra turn.
 //!
 //! Groups in Oust only merge (when a capturing placement joins them) or vanish (when they are captured); they never
 //! split. Each group is therefore kept incrementally as a circular list of its stones, with its size and the size
@@ -153,12 +153,12 @@ pub struct Position {
     to_move: Color,
     extra_turn: bool,
     winner: Option<Color>,
-    hash: u64,
     last: Option<(Color, Move)>,
     /// The pie rule (rule 9) is on.
     pie: bool,
-    /// Scratch list of groups to recompute after a capture (kept to avoid allocating).
-    dirty: Vec<u16>,
+    /// Scratch list of groups to recompute after a capture, in `dirty[..ndirty]` (kept to avoid allocating).
+    dirty: Table<u16>,
+    ndirty: usize,
 }
 
 impl PartialEq for Position {
@@ -169,7 +169,6 @@ impl PartialEq for Position {
             && self.extra_turn == other.extra_turn
             && self.pie_stage() == other.pie_stage()
             && self.winner == other.winner
-            && self.hash == other.hash
             && (0..self.geo.len()).all(|i| self.slots[i].color == other.slots[i].color)
     }
 }
@@ -215,25 +214,18 @@ impl Position {
             to_move,
             extra_turn,
             winner: None,
-            hash: 0,
             last: None,
             pie: false,
-            dirty: Vec::with_capacity(n),
+            dirty: Table::new(0),
+            ndirty: 0,
             geo,
         };
-        if to_move == Color::White {
-            pos.hash ^= pos.geo.white_to_move_key();
-        }
-        if extra_turn {
-            pos.hash ^= pos.geo.extra_turn_key();
-        }
         for (i, s) in stones.iter().enumerate() {
             let p = Point::from_index(i);
             match s {
                 Some(c) => {
                     pos.slots[i].color = *c as u8;
                     pos.stones[c.index()] += 1;
-                    pos.hash ^= pos.geo.stone_key(p, *c);
                 }
                 None => pos.add_empty(p),
             }
@@ -303,7 +295,6 @@ impl Position {
         self.to_move = other.to_move;
         self.extra_turn = other.extra_turn;
         self.winner = other.winner;
-        self.hash = other.hash;
         self.last = other.last;
         self.pie = other.pie;
     }
@@ -338,12 +329,27 @@ impl Position {
     }
 
     /// Zobrist hash of the stones, the side to move, the extra-turn state and the right to swap.
-    #[inline]
+    ///
+    /// Computed from the stones on each call, in time linear in the board size: placements do not keep it up to
+    /// date, because nothing that plays many of them asks for it (the solver keeps hashes of its own, under the
+    /// board's symmetries), and keeping it cost random playouts 3.5% of their instructions.
     pub fn hash(&self) -> u64 {
+        let mut hash = 0;
+        for p in self.geo.points() {
+            if let Some(color) = self.color_at(p) {
+                hash ^= self.geo.stone_key(p, color);
+            }
+        }
+        if self.to_move == Color::White {
+            hash ^= self.geo.white_to_move_key();
+        }
+        if self.extra_turn {
+            hash ^= self.geo.extra_turn_key();
+        }
         match self.pie_stage() {
-            PieStage::Ahead => self.hash ^ SWAP_AHEAD_KEY,
-            PieStage::Available => self.hash ^ SWAP_KEY,
-            PieStage::None => self.hash,
+            PieStage::Ahead => hash ^ SWAP_AHEAD_KEY,
+            PieStage::Available => hash ^ SWAP_KEY,
+            PieStage::None => hash,
         }
     }
 
@@ -879,11 +885,8 @@ impl Position {
             for &q in &nb[..N] {
                 let s = slots[q.index()];
                 slots[q.index()].around = s.around.wrapping_add(around(me));
-                let target = if s.color == enemy_color {
-                    s.gid
-                } else {
-                    sentinel
-                };
+                let target =
+                    std::hint::select_unpredictable(s.color == enemy_color, s.gid, sentinel);
                 let r = &mut slots[target as usize];
                 enemy_max = enemy_max.max(r.size);
                 r.max_adj = r.max_adj.max(1);
@@ -907,11 +910,10 @@ impl Position {
         Some(self.capture::<N>(p, color))
     }
 
-    /// Bookkeeping shared by every placement: the empty list, hash, counters and last move.
+    /// Bookkeeping shared by every placement: the empty list, counters and last move.
     #[inline(always)]
     fn note_placement(&mut self, p: Point, color: Color) {
         self.remove_empty(p);
-        self.hash ^= self.geo.stone_key(p, color);
         self.stones[color.index()] += 1;
         self.placements += 1;
         self.last = Some((color, Move::Place(p)));
@@ -1001,7 +1003,9 @@ impl Position {
         self.slots[root as usize].size = total;
         self.slots[root as usize].max_adj = 0;
         // Other friendly groups that lost an enemy neighbour.
-        while let Some(r) = self.dirty.pop() {
+        while self.ndirty > 0 {
+            self.ndirty -= 1;
+            let r = self.dirty[self.ndirty];
             self.slots[r as usize].max_adj = self.compute_max_adj::<N>(r);
         }
         self.captured[color.index()] += captured as u32;
@@ -1035,20 +1039,22 @@ impl Position {
             let next = self.next[x as usize];
             let px = Point::from_index(x as usize);
             self.slots[x as usize].color = EMPTY;
-            self.hash ^= self.geo.stone_key(px, enemy);
             self.add_empty(px);
             n += 1;
+            // Without data-dependent branches: a neighbour that is not a friendly stone marks the sentinel, whose
+            // `max_adj` is never read, and is not queued.
+            let sentinel = self.geo.len() as u16;
             let mut slots = self.slots.cells();
+            let mut dirty = self.dirty.cells();
             for &y in &self.geo.padded_neighbors(px)[..N] {
                 let sy = slots[y.index()];
                 slots[y.index()].around = sy.around.wrapping_sub(around(enemy as u8));
-                if sy.color == mover as u8 {
-                    let g = &mut slots[sy.gid as usize];
-                    if g.max_adj != DIRTY {
-                        g.max_adj = DIRTY;
-                        self.dirty.push(sy.gid);
-                    }
-                }
+                let friendly = sy.color == mover as u8;
+                let g = std::hint::select_unpredictable(friendly, sy.gid, sentinel);
+                let fresh = friendly & (slots[g as usize].max_adj != DIRTY);
+                slots[g as usize].max_adj = DIRTY;
+                dirty[self.ndirty] = g;
+                self.ndirty += usize::from(fresh);
             }
             x = next;
             if x == r {
@@ -1082,15 +1088,12 @@ impl Position {
 
     fn end_turn(&mut self) {
         self.to_move = self.to_move.opponent();
-        self.hash ^= self.geo.white_to_move_key();
         self.set_extra_turn(false);
     }
 
+    #[inline(always)]
     fn set_extra_turn(&mut self, on: bool) {
-        if self.extra_turn != on {
-            self.extra_turn = on;
-            self.hash ^= self.geo.extra_turn_key();
-        }
+        self.extra_turn = on;
     }
 
     #[inline]
@@ -1122,9 +1125,6 @@ impl Position {
             self.to_move,
             self.extra_turn,
         );
-        if fresh.hash != self.hash {
-            return Err(format!("hash {:#x} should be {:#x}", self.hash, fresh.hash));
-        }
         if fresh.stones != self.stones {
             return Err(format!(
                 "stone counts {:?} should be {:?}",
