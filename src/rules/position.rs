@@ -877,7 +877,7 @@ impl Position {
         if !joins {
             // Non-capturing: a new group of one. Every enemy group next to it now touches a group of size 1, and
             // the new stone touches the largest of them. Other neighbours stand for the sentinel, whose size is
-            // always 0 and whose `max_adj` is never read.
+            // always 0 and whose `max_adj` no test uses (placements and removals write it).
             self.note_placement(p, color);
             let sentinel = self.geo.len() as u16;
             let mut enemy_max = 0;
@@ -1033,6 +1033,7 @@ impl Position {
     #[inline(never)]
     fn remove_group<const N: usize>(&mut self, r: u16, mover: Color) -> usize {
         let enemy = mover.opponent();
+        let sentinel = self.geo.len() as u16;
         let mut x = r;
         let mut n = 0;
         loop {
@@ -1041,9 +1042,8 @@ impl Position {
             self.slots[x as usize].color = EMPTY;
             self.add_empty(px);
             n += 1;
-            // Without data-dependent branches: a neighbour that is not a friendly stone marks the sentinel, whose
-            // `max_adj` is never read, and is not queued.
-            let sentinel = self.geo.len() as u16;
+            // Without data-dependent branches: a neighbour that is not a friendly stone marks the sentinel instead
+            // (whose `max_adj` no test uses) and is never queued.
             let mut slots = self.slots.cells();
             let mut dirty = self.dirty.cells();
             for &y in &self.geo.padded_neighbors(px)[..N] {
