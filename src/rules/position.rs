@@ -1009,12 +1009,11 @@ impl Position {
             self.slots[r as usize].max_adj = self.compute_max_adj::<N>(r);
         }
         self.captured[color.index()] += captured as u32;
-        if self.stones[color.opponent().index()] == 0 {
+        let won = self.stones[color.opponent().index()] == 0;
+        if won {
             self.winner = Some(color);
-            self.set_extra_turn(false);
-        } else {
-            self.set_extra_turn(true);
         }
+        self.extra_turn = !won;
         captured
     }
 
@@ -1088,12 +1087,7 @@ impl Position {
 
     fn end_turn(&mut self) {
         self.to_move = self.to_move.opponent();
-        self.set_extra_turn(false);
-    }
-
-    #[inline(always)]
-    fn set_extra_turn(&mut self, on: bool) {
-        self.extra_turn = on;
+        self.extra_turn = false;
     }
 
     #[inline]
