@@ -1,0 +1,74 @@
+//! The subcommands of the `oust` binary, one module each: its flags, its work and its own output. `main.rs`
+//! parses the command line and dispatches here; nothing in the library imports from this layer.
+
+pub mod bench;
+pub mod matches;
+pub mod records;
+pub mod serve;
+pub mod solve;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use oust::rules::{Geometry, Shape};
+
+/// A command-line error found after clap's own parsing: `main` prints it as clap prints its errors (`error: ...`
+/// and where to find help) and exits with clap's status for it.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+/// What a subcommand ends with: its exit status, or a usage error for `main` to print.
+pub type Outcome = Result<ExitCode, UsageError>;
+
+/// A board flag's value, `N`, `WxH` or `hexS`, checked against the boards the rules allow.
+pub fn parse_size(s: &str) -> Result<Shape, String> {
+    let shape = Shape::parse(s).map_err(|e| e.to_string())?;
+    // The rules decide which boards exist.
+    Geometry::new(shape).map_err(|e| e.to_string())?;
+    Ok(shape)
+}
+
+/// A positive, finite number of seconds.
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("'{s}' is not a positive number of seconds")),
+    }
+}
+
+/// A finite number of seconds, zero allowed.
+pub fn parse_nonnegative(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!("'{s}' is not a number of seconds (0 or more)")),
+    }
+}
+
+/// A flag that Ctrl-C or SIGTERM sets: the first signal asks the work to stop, a second exits at once.
+pub fn interrupt_flag() -> Arc<AtomicBool> {
+    let interrupt = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let registered =
+            signal_hook::flag::register_conditional_shutdown(signal, 130, interrupt.clone())
+                .and_then(|_| signal_hook::flag::register(signal, interrupt.clone()));
+        if let Err(e) = registered {
+            log::warn!("cannot handle signal {signal}: {e}");
+        }
+    }
+    interrupt
+}
+
+/// Writes `text` to stdout; a closed stdout (`| head`) is not an error worth a panic.
+pub fn print_out(text: &str) {
+    let mut out = io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
+/// A seed from the clock, for runs given no `--seed`.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64)
+}

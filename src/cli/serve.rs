@@ -1,0 +1,108 @@
+//! `oust` with no subcommand: the engine, speaking the protocol on stdin and stdout.
+
+use std::io::{self, IsTerminal};
+use std::process::ExitCode;
+
+use clap::Args;
+use oust::gtp::{self, Engine, Options, Reports};
+use oust::rules::Shape;
+
+use super::{Outcome, UsageError, clock_seed, parse_size};
+
+/// The engine's flags, given before any subcommand: `oust --size hex7 --playouts 2000`.
+#[derive(Args, Debug)]
+pub struct EngineArgs {
+    /// Seed for every random choice; the same seed and commands give the same answers [default: from the clock]
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Board at start-up: N for N x N, WxH, or hexS for the hexhex board of side S (hex5 to hex9 are the usual ones)
+    #[arg(long, value_name = "N|WxH|hexS", default_value = "9", value_parser = parse_size)]
+    pub size: Shape,
+    /// Move reports after play and genmove responses: on, off (standard GTP, for strict controllers), or auto (on
+    /// until a GoGui controller is detected by its gogui-rules_* commands)
+    #[arg(long, default_value = "auto", value_name = "auto|on|off", value_parser = parse_reports)]
+    pub reports: Reports,
+    /// Player answering genmove: mcts, uct-plain or random
+    #[arg(long)]
+    pub player: Option<String>,
+    /// Playouts per move (0: no playout limit)
+    #[arg(long)]
+    pub playouts: Option<String>,
+    /// Seconds per move, fractions allowed [default: 1, unless --playouts or a clock decides]
+    #[arg(long)]
+    pub time_per_move: Option<String>,
+    /// Search threads [default: all cores]
+    #[arg(long)]
+    pub threads: Option<String>,
+    /// The pie rule (RULES.md rule 9): White may answer Black's first placement with 'swap' (the parameter pie)
+    #[arg(long)]
+    pub pie: bool,
+    /// Any engine parameter (see oust-list-params), as NAME=VALUE; repeatable
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+}
+
+fn parse_reports(s: &str) -> Result<Reports, String> {
+    Reports::from_name(s).ok_or_else(|| format!("'{s}' is not auto, on or off"))
+}
+
+/// Runs the engine until `quit` or the end of its input.
+pub fn run(cli: &EngineArgs) -> Outcome {
+    let seed = cli.seed.unwrap_or_else(clock_seed);
+    log::info!("seed {seed}");
+    let options = Options {
+        seed,
+        board: cli.size,
+        reports: cli.reports,
+        ..Options::default()
+    };
+    let mut engine =
+        match Engine::new(options).and_then(|mut e| apply_flags(&mut e, cli).map(|()| e)) {
+            Ok(e) => e,
+            Err(msg) => return Err(UsageError(msg)),
+        };
+    if io::stdin().is_terminal() {
+        eprintln!(
+            "oust {}: Oust engine on a {} board, speaking GTP. Try 'genmove b', 'showboard', 'list_commands' or 'quit'.",
+            env!("CARGO_PKG_VERSION"),
+            cli.size
+        );
+    }
+    match gtp::run(
+        &mut engine,
+        io::BufReader::new(io::stdin()),
+        io::stdout().lock(),
+    ) {
+        Ok(_) => Ok(ExitCode::SUCCESS),
+        Err(e) => {
+            log::error!("i/o error: {e}");
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
+/// Applies the parameter flags through the same setter as `oust-set-param`.
+fn apply_flags(engine: &mut Engine, cli: &EngineArgs) -> Result<(), String> {
+    let named = [
+        ("player", &cli.player),
+        ("playouts", &cli.playouts),
+        ("time_per_move", &cli.time_per_move),
+        ("threads", &cli.threads),
+    ];
+    for (name, value) in named {
+        if let Some(v) = value {
+            gtp::set_param(engine, name, v)
+                .map_err(|e| format!("--{}: {e}", name.replace('_', "-")))?;
+        }
+    }
+    if cli.pie {
+        gtp::set_param(engine, "pie", "on").map_err(|e| format!("--pie: {e}"))?;
+    }
+    for pair in &cli.set {
+        let (name, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("--set {pair}: expected NAME=VALUE"))?;
+        gtp::set_param(engine, name, value).map_err(|e| format!("--set {pair}: {e}"))?;
+    }
+    Ok(())
+}
