@@ -249,3 +249,73 @@ fn solve_refuses_what_it_cannot_finish_and_never_aborts() {
         "{pns}"
     );
 }
+
+/// A killed client leaves an engine with nobody to answer: it ends at once, whatever it is doing, instead of
+/// thinking on for hours. Here the genmove has a clock of a million seconds and no playout limit (a budget of
+/// hours), and the client closes both pipes while it thinks.
+#[test]
+fn an_engine_whose_client_is_gone_ends_during_a_long_genmove() {
+    use std::io::Write;
+    let mut child = Command::new(OUST)
+        .args(["--threads", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"time_settings 1000000 0 0\ngenmove b\n")
+        .unwrap();
+    stdin.flush().unwrap();
+    // The first answer (to time_settings) shows the engine is at the genmove.
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 3];
+    std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
+    assert_eq!(&first, b"=\n\n");
+    drop(stdin);
+    drop(stdout);
+    // Polled for up to 20 s (a bound, not a measurement): the fix ends it within a tenth of a second.
+    let mut ended = None;
+    for _ in 0..200 {
+        if let Some(status) = child.try_wait().unwrap() {
+            ended = Some(status);
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    if ended.is_none() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    assert!(
+        ended.is_some_and(|s| s.success()),
+        "the engine was still thinking 20 s after its client had gone: {ended:?}"
+    );
+}
+
+/// The end of stdin alone is not a killed client: every command already sent is answered in full (here a
+/// fixed-playout genmove), as `oust < commands > answers` needs.
+#[test]
+fn the_end_of_stdin_still_answers_the_commands_sent_before_it() {
+    use std::io::Write;
+    let mut child = Command::new(OUST)
+        .args(["--threads", "1", "--playouts", "2000", "--seed", "5"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"genmove b\ngenmove w\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let answers = text(&out.stdout);
+    let moves: Vec<&str> = answers.split("\n\n").filter(|a| !a.is_empty()).collect();
+    assert_eq!(moves.len(), 2, "{answers}");
+    assert!(moves.iter().all(|m| m.starts_with("= ")), "{answers}");
+}

@@ -964,6 +964,52 @@ fn shards_run_by_gnu_parallel_play_the_games_of_one_long_match() {
     );
 }
 
+/// A playout limit is a cap whatever clock runs beside it: fixed-seed, fixed-playout, one-thread engines play the
+/// same games with a (long enough) clock as without one, and again when the match is run a second time. Before,
+/// a clock gave the solver a tenth of each move's time instead of its node share of the playouts, and two runs
+/// under `--time-per-move 0.5` played different games.
+#[test]
+fn fixed_playout_engines_play_the_same_games_with_or_without_a_clock() {
+    let dir = scratch("clock-repro");
+    let engine = |seed: u64| format!("{OUST} --seed {seed} --playouts 300 --threads 1");
+    let commands = [engine(21), engine(22)];
+    let common = [
+        "--games",
+        "2",
+        "--size",
+        "7",
+        "--seed",
+        "4",
+        "--fresh-engines",
+    ];
+    let mut runs = Vec::new();
+    for (name, clock) in [
+        ("none", &[][..]),
+        ("first", &["--time-per-move", "2"][..]),
+        ("second", &["--time-per-move", "2"][..]),
+    ] {
+        let args: Vec<&str> = common.iter().chain(clock).copied().collect();
+        let out = run_match(
+            &commands,
+            &args,
+            &dir.join(name),
+            &dir.join(format!("{name}.tsv")),
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        runs.push(recorded_games(&dir.join(name).join("sgf")));
+    }
+    assert_eq!(runs[0].len(), 2);
+    assert_eq!(runs[1], runs[0], "a clock changed the games");
+    assert_eq!(
+        runs[2], runs[1],
+        "a second run under the clock changed the games"
+    );
+}
+
 /// Counts and their nouns agree: '1 move', not '1 moves', in the start line and the adjudication.
 #[test]
 fn one_move_is_one_move_in_the_start_line_and_the_results() {

@@ -267,3 +267,58 @@ fn analysis_monitor_sees_the_root_and_can_stop_the_search() {
     assert_eq!(reports, 3);
     assert!(result.playouts > 0);
 }
+
+/// A playout limit caps the solver's work whatever the clock gives: a search of 20 playouts under a budget of
+/// hours (the stress session's `time_settings 1000000 0 0`, which kept a genmove busy for 34 minutes and more)
+/// spends at most its node share of the playouts, before the tree search (2 nodes a playout at a share of 0.1)
+/// and refining a proof (20 nodes for each playout left unused).
+#[test]
+fn a_playout_limit_caps_the_solver_under_any_clock() {
+    use oust::search::{Limits, SOLVER_NODES_PER_PLAYOUT};
+    use std::time::Duration;
+    let geo = Arc::new(Geometry::square(9).unwrap());
+    let mut game = Game::new(geo.clone());
+    for (c, v) in [
+        (Color::Black, "D4"),
+        (Color::White, "F6"),
+        (Color::Black, "E5"),
+    ] {
+        game.play(c, Move::Place(geo.parse_vertex(v).unwrap()))
+            .unwrap();
+    }
+    let setup = Setup {
+        solver_share: 0.1,
+        solver_bytes: 16 << 20,
+        ..Setup::default()
+    };
+    let cap = (20.0 * 0.1 * SOLVER_NODES_PER_PLAYOUT + 20.0 * SOLVER_NODES_PER_PLAYOUT) as u64;
+    let mut searcher = Searcher::default();
+    let mut clocked = Vec::new();
+    let mut plain = Vec::new();
+    for time in [Some(Duration::from_secs(1_000_000)), None] {
+        // A whole game, so that the solver proves positions near the end.
+        let mut g = game.clone();
+        searcher.clear();
+        while !matches!(g.position().status(), oust::rules::Status::Over(_)) {
+            let request = Request {
+                limits: Limits {
+                    playouts: Some(20),
+                    time,
+                },
+                seed: 3,
+                ..Request::default()
+            };
+            let result = searcher.search(&g, &setup, &request, &mut |_| Control::Continue);
+            assert!(result.solver_nodes <= cap, "{} nodes", result.solver_nodes);
+            let mv = result.best.unwrap();
+            let c = g.position().to_move();
+            g.play(c, mv).unwrap();
+            if time.is_some() {
+                clocked.push(mv);
+            } else {
+                plain.push(mv);
+            }
+        }
+    }
+    assert_eq!(clocked, plain, "the clock changed the moves");
+}

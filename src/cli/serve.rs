@@ -2,6 +2,7 @@
 
 use std::io::{self, IsTerminal};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Args;
 use oust::gtp::{self, Engine, Options, Reports};
@@ -68,6 +69,7 @@ pub fn run(cli: &EngineArgs) -> Outcome {
             cli.size
         );
     }
+    watch_for_a_gone_client();
     match gtp::run(
         &mut engine,
         io::BufReader::new(io::stdin()),
@@ -105,4 +107,40 @@ fn apply_flags(engine: &mut Engine, cli: &EngineArgs) -> Result<(), String> {
         gtp::set_param(engine, name, value).map_err(|e| format!("--set {pair}: {e}"))?;
     }
     Ok(())
+}
+
+/// How often the watchdog of [`watch_for_a_gone_client`] looks at stdout.
+const CLIENT_CHECK: Duration = Duration::from_millis(100);
+
+/// Ends the process within [`CLIENT_CHECK`] of the client's going away, whatever the engine is doing: when
+/// nothing reads stdout any more (the pipe's reading end is closed, as when the controller was killed), no answer
+/// can be delivered, and a long search or solve would only burn the machine. The end of stdin alone does not end
+/// work already asked for: `oust < commands > answers` answers every command before it quits.
+fn watch_for_a_gone_client() {
+    let spawned = std::thread::Builder::new()
+        .name("client-watch".into())
+        .spawn(|| {
+            loop {
+                std::thread::sleep(CLIENT_CHECK);
+                if stdout_is_broken() {
+                    log::info!("stdout is closed: the client is gone; exiting");
+                    std::process::exit(0);
+                }
+            }
+        });
+    if let Err(e) = spawned {
+        log::warn!("cannot watch for the client's end: {e}");
+    }
+}
+
+/// True when stdout is a pipe or socket whose other end is closed.
+fn stdout_is_broken() -> bool {
+    let mut fd = libc::pollfd {
+        fd: libc::STDOUT_FILENO,
+        events: libc::POLLOUT,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd, a zero timeout.
+    let ready = unsafe { libc::poll(&mut fd, 1, 0) };
+    ready > 0 && fd.revents & (libc::POLLERR | libc::POLLHUP) != 0
 }

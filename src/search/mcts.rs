@@ -121,8 +121,11 @@ struct Shared<'a> {
     /// Set from outside to stop the search; never written here.
     stop: &'a AtomicBool,
     playouts: Padded<AtomicU64>,
-    /// Set by the monitor (deadline, callback) to end this search.
+    /// Set by the monitor (deadline, callback) or by a worker past the deadline to end this search.
     halt: Padded<AtomicBool>,
+    /// When the search must end. Every worker checks it at every playout, so that the answer leaves on time even
+    /// when the thread that watches the search is not scheduled.
+    deadline: Option<Instant>,
     /// True while the search may pause to prune a full tree: workers then end when it fills.
     may_prune: Padded<AtomicBool>,
 }
@@ -403,6 +406,10 @@ fn worker_loop(sh: &Shared, w: &mut Worker) {
         {
             break;
         }
+        if sh.deadline.is_some_and(|d| Instant::now() >= d) {
+            sh.halt.store(true, Ordering::Relaxed);
+            break;
+        }
         if sh.playouts.fetch_add(1, Ordering::Relaxed) >= sh.limit {
             break;
         }
@@ -479,6 +486,7 @@ pub fn run(
             limit,
             stop,
             halt: Padded(AtomicBool::new(false)),
+            deadline,
             may_prune: Padded(AtomicBool::new(false)),
             move_cap: root.geometry().len() * 50,
         };
@@ -699,6 +707,7 @@ mod tests {
                 stop: &never,
                 playouts: Padded(AtomicU64::new(0)),
                 halt: Padded(AtomicBool::new(false)),
+                deadline: None,
                 may_prune: Padded(AtomicBool::new(false)),
             };
             let mut w = Worker {

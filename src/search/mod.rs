@@ -67,6 +67,8 @@ pub struct SearchResult {
     pub reused: u64,
     /// Wall time.
     pub elapsed: Duration,
+    /// Nodes the solver spent in this search (before the tree search, and refining its proof).
+    pub solver_nodes: u64,
 }
 
 impl SearchResult {
@@ -91,7 +93,9 @@ struct Kept {
 }
 
 /// Solver nodes a search may spend for each playout of its playout limit and each unit of
-/// [`Setup::solver_share`] (a share of 0.1 gives the solver two nodes a playout).
+/// [`Setup::solver_share`] (a share of 0.1 gives the solver two nodes a playout). Once the tree search has proven
+/// the root, the solver that looks for the fastest win gets this many nodes for each playout left unused. Both
+/// hold whether or not a clock runs too: a playout limit always bounds the solver's work.
 pub const SOLVER_NODES_PER_PLAYOUT: f64 = 20.0;
 
 /// Runs searches and keeps the tree between them, and the solver with its table.
@@ -99,6 +103,8 @@ pub const SOLVER_NODES_PER_PLAYOUT: f64 = 20.0;
 pub struct Searcher {
     kept: Option<Kept>,
     solver: Option<Solver>,
+    /// Solver nodes spent in the search under way.
+    solver_spent: u64,
 }
 
 impl std::fmt::Debug for Searcher {
@@ -148,8 +154,9 @@ pub struct Setup {
     pub threads: usize,
     /// Tree capacity in nodes.
     pub tree_nodes: usize,
-    /// Share of a move's budget the main player first gives the solver (0 never): of its time, or with a playout
-    /// limit alone [`SOLVER_NODES_PER_PLAYOUT`] nodes a playout times the share. A proven position is played from
+    /// Share of a move's budget the main player first gives the solver (0 never): of its time, and under a playout
+    /// limit (with or without a clock) [`SOLVER_NODES_PER_PLAYOUT`] nodes a playout times the share, whichever
+    /// ends first. A proven position is played from
     /// the solver's line: the fastest win, the slowest loss.
     pub solver_share: f64,
     /// Memory of the solver's table in bytes.
@@ -237,7 +244,11 @@ impl Searcher {
             nodes,
             stop: Some(stop),
         };
-        match self.solve(pos, setup.solver_bytes, &limits) {
+        let report = self.solve(pos, setup.solver_bytes, &limits);
+        if let Ok(r) = &report {
+            self.solver_spent += r.stats.nodes;
+        }
+        match report {
             Ok(report) => match report.verdict {
                 Verdict::Solved(solution) => Some(solution),
                 Verdict::Unknown(_) => None,
@@ -262,11 +273,15 @@ impl Searcher {
         if share <= 0.0 {
             return None;
         }
+        // Every limit is a cap: a playout limit bounds the solver's nodes even when a clock also runs, so that a
+        // fixed-playout search plays the same moves with or without a (long enough) clock.
         let deadline = limits.time.map(|t| start + t.mul_f64(share.min(1.0)));
         let nodes = limits
             .playouts
-            .filter(|_| deadline.is_none())
             .map(|p| (p as f64 * share * SOLVER_NODES_PER_PLAYOUT) as u64);
+        if nodes == Some(0) {
+            return None;
+        }
         let solution = self.solve_within(pos, setup, deadline, nodes, stop)?;
         let mut info = RootInfo::default();
         lead_with(&mut info, pos.to_move(), &solution);
@@ -276,6 +291,7 @@ impl Searcher {
             playouts: 0,
             reused: 0,
             elapsed: start.elapsed(),
+            solver_nodes: self.solver_spent,
         })
     }
 
@@ -300,11 +316,13 @@ impl Searcher {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return;
         }
+        // The playouts the tree search left unused, in solver nodes, whether or not a clock also runs.
         let nodes = limits
             .playouts
-            .filter(|_| deadline.is_none())
-            .map(|p| (p.saturating_sub(result.playouts) as f64 * SOLVER_NODES_PER_PLAYOUT) as u64)
-            .filter(|&n| n > 0);
+            .map(|p| (p.saturating_sub(result.playouts) as f64 * SOLVER_NODES_PER_PLAYOUT) as u64);
+        if nodes == Some(0) {
+            return;
+        }
         let Some(solution) = self.solve_within(pos, setup, deadline, nodes, stop) else {
             return;
         };
@@ -359,7 +377,9 @@ impl Searcher {
             playouts: 0,
             reused: 0,
             elapsed: Duration::ZERO,
+            solver_nodes: 0,
         };
+        self.solver_spent = 0;
         match pos.status() {
             Status::Over(_) => return result,
             Status::MustPass => {
@@ -384,8 +404,10 @@ impl Searcher {
             && interval.is_none()
             && let Some(solved) = self.solved_move(pos, setup, limits, start, stop)
         {
+            log_overrun(limits, solved.elapsed, &[("solver", solved.elapsed)]);
             return solved;
         }
+        let solver_done = start.elapsed();
         let flavor = if setup.player == PlayerKind::Mcts {
             Flavor::Knowledge
         } else {
@@ -396,7 +418,9 @@ impl Searcher {
             ..setup.config.clone()
         };
         let reused = self.prepare(game, flavor, setup.tree_nodes);
+        let prepared = start.elapsed();
         let kept = self.kept.as_mut().expect("prepared");
+        let pruned_before = kept.tree.pruning_time();
         result.reused = reused;
         // The time limit counts from the start of this call, preparation included.
         let limits = Limits {
@@ -414,6 +438,8 @@ impl Searcher {
             interval,
             monitor,
         );
+        let searched = start.elapsed();
+        let pruning = kept.tree.pruning_time().saturating_sub(pruned_before);
         let root = kept.tree.node(kept.tree.root());
         if root.state() == EXPANDED && !root.children().is_empty() {
             result.best = Some(
@@ -447,6 +473,18 @@ impl Searcher {
             self.refine_proof(pos, setup, request.limits, start, stop, &mut result);
         }
         result.elapsed = start.elapsed();
+        result.solver_nodes = self.solver_spent;
+        log_overrun(
+            request.limits,
+            result.elapsed,
+            &[
+                ("solver", solver_done),
+                ("tree preparation", prepared - solver_done),
+                ("tree search", (searched - prepared).saturating_sub(pruning)),
+                ("pruning", pruning),
+                ("root info and proof refinement", result.elapsed - searched),
+            ],
+        );
         result
     }
 
@@ -529,6 +567,32 @@ impl Searcher {
         });
         0
     }
+}
+
+/// How far past its time limit a search may run before it is logged, at `info` level, with where its time went.
+pub const OVERRUN_LOGGED: Duration = Duration::from_millis(50);
+
+/// Logs a search that ran past its time limit by more than [`OVERRUN_LOGGED`], with the time of each of its
+/// `phases` (those that took any).
+fn log_overrun(limits: Limits, elapsed: Duration, phases: &[(&str, Duration)]) {
+    let Some(budget) = limits.time else {
+        return;
+    };
+    if elapsed <= budget + OVERRUN_LOGGED {
+        return;
+    }
+    let phases: Vec<String> = phases
+        .iter()
+        .filter(|(_, t)| !t.is_zero())
+        .map(|(name, t)| format!("{name} {:.3}s", t.as_secs_f64()))
+        .collect();
+    log::info!(
+        "search: {:.3}s for a budget of {:.3}s, {:.0} ms over: {}",
+        elapsed.as_secs_f64(),
+        budget.as_secs_f64(),
+        (elapsed - budget).as_secs_f64() * 1000.0,
+        phases.join(", ")
+    );
 }
 
 /// Puts the solver's move first in `info`, with its proof and the solver's line, and the root's proof.

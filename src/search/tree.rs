@@ -256,6 +256,8 @@ pub struct Tree {
     floor: u32,
     /// Prunings since the tree was last reset.
     prunes: u32,
+    /// Time those prunings took.
+    pruning: std::time::Duration,
     used: Padded<AtomicUsize>,
     full: Padded<AtomicBool>,
 }
@@ -289,6 +291,7 @@ impl Tree {
             root: 0,
             floor: 0,
             prunes: 0,
+            pruning: std::time::Duration::ZERO,
         };
         tree.nodes[0].init(Move::Pass, Color::White, 1.0);
         Some(tree)
@@ -321,6 +324,11 @@ impl Tree {
         self.prunes
     }
 
+    /// The time those prunings took.
+    pub fn pruning_time(&self) -> std::time::Duration {
+        self.pruning
+    }
+
     /// The root's index.
     #[inline]
     pub fn root(&self) -> u32 {
@@ -333,6 +341,7 @@ impl Tree {
         self.root = id;
         self.floor = 0;
         self.prunes = 0;
+        self.pruning = std::time::Duration::ZERO;
         self.full.store(false, Ordering::Relaxed);
     }
 
@@ -347,6 +356,7 @@ impl Tree {
         self.root = 0;
         self.floor = 0;
         self.prunes = 0;
+        self.pruning = std::time::Duration::ZERO;
         self.used.store(1, Ordering::Relaxed);
         self.full.store(false, Ordering::Relaxed);
         self.nodes[0].init(Move::Pass, mover, 1.0);
@@ -404,6 +414,7 @@ impl Tree {
     /// node that lost its children keeps its own. The threshold is the smallest power of two, at least the last
     /// one, that leaves at most half the arena in use. Needs exclusive access (no search running).
     pub fn prune(&mut self) -> Pruned {
+        let began = std::time::Instant::now();
         let before = self.used();
         // Nodes kept for each threshold 2^k: the children of every node with at least 2^k visits (the root's
         // always). A child never has more visits than its parent, so those nodes are all reachable.
@@ -433,6 +444,7 @@ impl Tree {
         self.compact_keeping(min_visits);
         self.floor = self.floor.max(min_visits);
         self.prunes += 1;
+        self.pruning += began.elapsed();
         Pruned {
             before,
             after: self.used(),
