@@ -45,7 +45,7 @@ pub const TARGETS: &[(&str, Target)] = &[
 /// Playouts per search in [`conversation`]: every `genmove` and analysis stops after this many.
 pub const PLAYOUTS: u64 = 4;
 /// Commands at most that [`conversation`] runs of one input.
-pub const MAX_COMMANDS: usize = 200;
+pub const MAX_COMMANDS: usize = 32;
 /// The longest any single command of [`conversation`] may take.
 pub const COMMAND_LIMIT: Duration = Duration::from_secs(5);
 /// The longest `oust-solve` of [`conversation`], in seconds: a backstop, as [`SOLVER_NODES`] ends it first.
