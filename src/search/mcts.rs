@@ -126,6 +126,9 @@ struct Shared<'a> {
     /// When the search must end. Every worker checks it at every playout, so that the answer leaves on time even
     /// when the thread that watches the search is not scheduled.
     deadline: Option<Instant>,
+    /// The longest time between two checks of the deadline by one worker (one playout, and any time the worker was
+    /// not running), in nanoseconds: what a search past its deadline was doing.
+    longest_step: Padded<AtomicU64>,
     /// True while the search may pause to prune a full tree: workers then end when it fills.
     may_prune: Padded<AtomicBool>,
 }
@@ -398,7 +401,14 @@ fn iterate(sh: &Shared, w: &mut Worker) {
 }
 
 fn worker_loop(sh: &Shared, w: &mut Worker) {
+    let mut last = Instant::now();
+    let mut longest = Duration::ZERO;
     loop {
+        if sh.deadline.is_some() {
+            let now = Instant::now();
+            longest = longest.max(now - last);
+            last = now;
+        }
         if sh.stop.load(Ordering::Relaxed)
             || sh.halt.load(Ordering::Relaxed)
             || sh.tree.node(sh.tree.root()).proof().is_some()
@@ -406,7 +416,7 @@ fn worker_loop(sh: &Shared, w: &mut Worker) {
         {
             break;
         }
-        if sh.deadline.is_some_and(|d| Instant::now() >= d) {
+        if sh.deadline.is_some_and(|d| last >= d) {
             sh.halt.store(true, Ordering::Relaxed);
             break;
         }
@@ -415,6 +425,8 @@ fn worker_loop(sh: &Shared, w: &mut Worker) {
         }
         iterate(sh, w);
     }
+    sh.longest_step
+        .fetch_max(longest.as_nanos() as u64, Ordering::Relaxed);
 }
 
 /// Counts a worker out and wakes the thread waiting for the workers when dropped, at the end of the worker's
@@ -438,7 +450,8 @@ fn prune_margin(last_prune: Duration) -> Duration {
 
 /// Runs a search from `root` on `tree` (which holds the root, possibly with statistics from an earlier search)
 /// with `threads` threads until a limit, the stop flag or a proof of the root ends it. `monitor` is called every
-/// few milliseconds, with the root once every `interval`, and may stop the search. Returns the playouts done.
+/// few milliseconds, with the root once every `interval`, and may stop the search. Returns the playouts done
+/// and the longest step of a worker.
 ///
 /// When the tree fills up, the threads pause while [`Tree::prune`] frees half of it, and the search goes on
 /// growing the tree where its visits go; not within a short margin of the deadline, where the search goes on
@@ -454,7 +467,7 @@ pub fn run(
     stop: &AtomicBool,
     interval: Option<Duration>,
     monitor: &mut dyn FnMut(Option<&RootInfo>) -> Control,
-) -> u64 {
+) -> Run {
     let limit = limits.playouts.unwrap_or(u64::MAX);
     let threads = threads.max(1);
     let start = Instant::now();
@@ -473,6 +486,7 @@ pub fn run(
         })
         .collect();
     let mut playouts = 0;
+    let mut longest_step = Duration::ZERO;
     let mut next_report = interval.map(|i| start + i);
     let mut last_prune = Duration::ZERO;
     // Pruning that frees little would pause the search again at once: then the search goes on without it.
@@ -487,6 +501,7 @@ pub fn run(
             stop,
             halt: Padded(AtomicBool::new(false)),
             deadline,
+            longest_step: Padded(AtomicU64::new(0)),
             may_prune: Padded(AtomicBool::new(false)),
             move_cap: root.geometry().len() * 50,
         };
@@ -547,12 +562,18 @@ pub fn run(
         });
         // A worker that ends at the limit has counted one playout too many.
         playouts = sh.playouts.load(Ordering::Relaxed).min(limit);
+        longest_step = longest_step.max(Duration::from_nanos(
+            sh.longest_step.load(Ordering::Relaxed),
+        ));
         let ended = sh.halt.load(Ordering::Relaxed)
             || stop.load(Ordering::Relaxed)
             || playouts >= limit
             || tree.node(tree.root()).proof().is_some();
         if ended || !(tree.is_full() && sh.may_prune.load(Ordering::Relaxed)) {
-            return playouts;
+            return Run {
+                playouts,
+                longest_step,
+            };
         }
         let began = Instant::now();
         let pruned = tree.prune();
@@ -567,6 +588,16 @@ pub fn run(
             last_prune.as_secs_f64()
         );
     }
+}
+
+/// What [`run`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// Playouts done.
+    pub playouts: u64,
+    /// Under a time limit, the longest time one worker took between two of its checks of the deadline: one
+    /// playout, and any time the operating system did not run the worker (zero without a time limit).
+    pub longest_step: Duration,
 }
 
 /// The principal variation from node `id`: most visited children, as deep as the tree goes.
@@ -708,6 +739,7 @@ mod tests {
                 playouts: Padded(AtomicU64::new(0)),
                 halt: Padded(AtomicBool::new(false)),
                 deadline: None,
+                longest_step: Padded(AtomicU64::new(0)),
                 may_prune: Padded(AtomicBool::new(false)),
             };
             let mut w = Worker {

@@ -427,7 +427,7 @@ impl Searcher {
             time: limits.time.map(|t| t.saturating_sub(start.elapsed())),
             ..limits
         };
-        result.playouts = mcts::run(
+        let run = mcts::run(
             &mut kept.tree,
             pos,
             &config,
@@ -438,6 +438,7 @@ impl Searcher {
             interval,
             monitor,
         );
+        result.playouts = run.playouts;
         let searched = start.elapsed();
         let pruning = kept.tree.pruning_time().saturating_sub(pruned_before);
         let root = kept.tree.node(kept.tree.root());
@@ -483,6 +484,10 @@ impl Searcher {
                 ("tree search", (searched - prepared).saturating_sub(pruning)),
                 ("pruning", pruning),
                 ("root info and proof refinement", result.elapsed - searched),
+                (
+                    "longest gap between a thread's deadline checks",
+                    run.longest_step,
+                ),
             ],
         );
         result

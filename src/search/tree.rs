@@ -604,6 +604,7 @@ mod tests {
             None,
             &mut |_| Control::Continue,
         )
+        .playouts
     }
 
     fn board(size: usize) -> Position {
