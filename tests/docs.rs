@@ -216,6 +216,11 @@ fn anchors(text: &str) -> BTreeSet<String> {
         }
         seen.insert(name);
     }
+    // Explicit anchors, such as RULES.md's `<a id="rule-9"></a>`.
+    let explicit = Regex::new(r#"<a (?:id|name)="([^"]+)""#).unwrap();
+    for (_, line) in prose_lines(text) {
+        seen.extend(explicit.captures_iter(line).map(|c| c[1].to_string()));
+    }
     seen
 }
 
@@ -296,6 +301,7 @@ fn the_link_checker_finds_what_it_should() {
         "gogui-rules_board"
     );
     assert_eq!(slug("Try [them](x.md) *now*"), "try-them-now");
+    assert!(anchors("1. <a id=\"rule-1\"></a>**Start.**\n").contains("rule-1"));
     let text = "# A\n## A\n```\n# not a heading [x](nowhere.md)\n```\nSee [b](b.md#c) and `[d](e.md)`.\n\n[f]: ../g.md\n";
     let nested = "````\n```transcript\n$ oust\n```\n````\n```transcript\n$ oust\n```\n";
     let blocks = transcript_blocks("nested", nested);
