@@ -290,6 +290,26 @@ fn every_relative_link_resolves_inside_the_repository() {
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }
 
+/// A clone holds nothing outside itself: no document names the project's files kept beyond the repository, linked
+/// or not (README once sent readers to `../shared/RULES.md`). Links are checked above; this catches plain text.
+#[test]
+fn no_document_names_a_file_outside_the_repository() {
+    let outside = ["../shared", "/work/", "BOARDS.md", "STYLE.md"];
+    let mut found = Vec::new();
+    for name in documents() {
+        for (i, line) in read(&name).lines().enumerate() {
+            if outside.iter().any(|o| line.contains(o)) {
+                found.push(format!("{name}:{}: {line}", i + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "names of files outside the repository:\n{}",
+        found.join("\n")
+    );
+}
+
 #[test]
 fn the_link_checker_finds_what_it_should() {
     assert_eq!(
