@@ -1,6 +1,6 @@
 //! Replays the saved fuzz corpora, `fuzz/corpus/<target>/`, through the fuzz targets' own entry points
-//! (`oust::fuzzing`), so that every `cargo test` covers them without a nightly toolchain. README.md ("Fuzzing and
-//! soak") says how the corpora are made and kept.
+//! (`oust::fuzzing`), so that every `cargo test` covers them without a nightly toolchain. docs/fuzzing.md says
+//! how the corpora are made and kept.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};

@@ -643,7 +643,7 @@ fn merging_shards_whose_engines_differ_only_in_their_seeds_gives_no_warning() {
         );
         String::from_utf8(out.stderr).unwrap()
     };
-    // README's sharding: each shard's engines have their own seeds, the match its own offset.
+    // docs/matches.md's sharding: each shard's engines have their own seeds, the match its own offset.
     let s0 = shard(
         "s0.tsv",
         "oust --seed 1 --threads 1",

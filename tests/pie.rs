@@ -174,7 +174,7 @@ fn solved(pos: &Position) -> (Value, Move) {
 
 #[test]
 fn the_solver_swaps_exactly_the_won_openings() {
-    // 3x4: Black's only winning first moves are B2 and B3 (README, solved boards).
+    // 3x4: Black's only winning first moves are B2 and B3 (docs/results.md, solved boards).
     for (opening, black_wins) in [("B2", true), ("B3", true), ("A1", false), ("B1", false)] {
         let mut game = pie_game("3x4");
         game.play(Color::Black, at(&game, opening)).unwrap();
@@ -223,7 +223,7 @@ fn the_tree_search_swaps_a_won_opening_and_keeps_a_lost_one() {
     }
 }
 
-/// The swap maps of README: for each first black placement (one per symmetry class), whether `genmove w` with the
+/// The swap maps of docs/results.md: for each first black placement (one per symmetry class), whether `genmove w` with the
 /// pie rule on (one thread, a fixed number of playouts, solver share as by default) answers `swap`. Prints one
 /// diagram per board and seed (`S` swapped, `.` not). Minutes of CPU:
 /// `cargo test --profile release-tests --test pie -- --ignored --nocapture swap_maps`; `OUST_SWAP_BOARDS` (default

@@ -1,4 +1,4 @@
-//! Soak tests, ignored by a plain `cargo test`: they run for minutes. README.md ("Fuzzing and soak") says how to
+//! Soak tests, ignored by a plain `cargo test`: they run for minutes. docs/fuzzing.md ("Soak") says how to
 //! run them:
 //!
 //! ```text

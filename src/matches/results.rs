@@ -280,7 +280,7 @@ pub fn results_header(labels: &[String; 2], settings: &str) -> String {
 }
 
 /// An engine command without its `--seed S` or `--seed=S` options, words separated by single spaces: what
-/// shards of one match may differ in (README's sharding gives each shard's engines their own seeds).
+/// shards of one match may differ in (docs/matches.md's sharding gives each shard's engines their own seeds).
 pub fn without_seed(command: &str) -> String {
     let mut words = command.split_whitespace();
     let mut kept = Vec::new();
