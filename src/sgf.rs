@@ -701,13 +701,12 @@ fn record_of<'n>(
 
 /// When a record read for the board `asked` (`--size`, or the engine's board) is on another one, read from its own
 /// `SZ` and `HX`: a sentence that says which board was used, such as `read as the record's own board, hex6 (from
-/// its SZ and HX), not as hex7`.
+/// its SZ and HX)`, for the caller to say what it was asked (`not as --size hex7`).
 pub fn board_note(record: &Record, asked: Shape) -> Option<String> {
     (record.board != asked).then(|| {
         format!(
-            "read as the record's own board, {} (from its SZ and HX), not as {}",
-            record.board.name(),
-            asked.name()
+            "read as the record's own board, {} (from its SZ and HX)",
+            record.board.name()
         )
     })
 }

@@ -972,3 +972,104 @@ fn the_site_marks_the_pie_rule_and_writes_no_swap() {
     assert!(swapped.pie());
     assert_eq!(sgf_moves(&swapped), ["B B2", "W swap", "W A1"]);
 }
+
+/// Issue 24, points 1 to 3 through the binary: `oust ap-import` of a site record file that is an array gives one
+/// SGF collection of the records it imports; a refused record is reported with its index and left out, the others
+/// are written, and the exit status is 1. `--variant hex7` reads as `--variant hex-7`.
+#[test]
+fn ap_import_of_an_array_of_site_records() {
+    let dir = Scratch::new("array");
+    let site = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/suites/ap/site-hex7-resign.json"
+    ))
+    .unwrap();
+    let hex6 = random_game(Shape::Hex { side: 6 }, 9);
+    let records = [
+        site.clone(),
+        site_record(
+            &["size-11 square"],
+            "square-11",
+            &["a1".into(), "z9".into()],
+            [1, 0],
+        ),
+        site_record(
+            &["size-6 hex"],
+            "hex-6",
+            &abstract_play::turns(&hex6).unwrap(),
+            board_results(&hex6),
+        ),
+    ];
+    let array = dir.file("records.json", &format!("[{}]", records.join(",")));
+    let out = oust(&["ap-import", &array]);
+    assert_eq!(out.status.code(), Some(1));
+    let collection = text(&out.stdout);
+    assert_eq!(collection.matches("(;FF[4]").count(), 2, "{collection}");
+    assert!(collection.starts_with(
+        "(;FF[4]GM[1]CA[UTF-8]AP[oust:0.1.0]SZ[13]HX[7]GN[Oust]PB[Ann]PW[Bob]DT[2025-05-02]RE[W+R]C[Imported from \
+         Abstract Play, game 3f6c2d90-8b1e-4a57-b0c4-71e9d2a5f318#oust:. The board did not reach the end: the game \
+         ended by a resignation, and Abstract Play gives the win to white]\n;B[gg];W[am];B[ma];W[gm];B[ag];W[mg])\n"
+            .replace("0.1.0", env!("CARGO_PKG_VERSION"))
+            .as_str()
+    ));
+    assert!(collection.contains("SZ[11]HX[6]"));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "oust: {array}: record 2 of 3 (game 0b7e9a52-5d1c-4c7e-9a41-2f3d1e6b8c90#oust:square-11): turn 2 ('z9', \
+             round 1, seat 2): z9 is off the board: the 11x11 board has columns a to k and rows 1 to 11\n\
+             oust: {array}: 2 of 3 imported, 1 refused\n"
+        )
+    );
+    // Into a file: the same collection, which sgf-check reads as two games.
+    let sgf_file = dir.0.join("records.sgf").display().to_string();
+    let out = oust(&["ap-import", &array, "-o", &sgf_file]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&sgf_file).unwrap(), collection);
+    let out = oust(&["sgf-check", &sgf_file]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains(": ok: 2 games; game 1: hex7, 6 moves, unfinished"));
+    // Every record refused: nothing written.
+    let bad = dir.file("bad.json", &format!("[{}]", records[1]));
+    let out = oust(&["ap-import", &bad, "-o", &sgf_file]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).ends_with("no record imported, of 1 record\n"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&sgf_file).unwrap(), collection);
+    // A single site record; --variant in the engine's spelling.
+    let one = dir.file("one.json", &site);
+    for variant in ["hex7", "hex-7"] {
+        let out = oust(&["ap-import", "--variant", variant, &one]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(text(&out.stdout).contains("RE[W+R]"));
+    }
+    let out = oust(&["ap-import", "--variant", "hex6", &one]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).ends_with("the record is a game on hex-7, not on --variant hex6\n"));
+}
+
+/// A scratch directory, removed when the test ends, failed or not.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("oust-ap-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn file(&self, name: &str, text: &str) -> String {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

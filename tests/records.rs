@@ -227,7 +227,7 @@ fn the_board_asked_for_wins_over_the_guess() {
     assert_eq!(hex6.board, Shape::Hex { side: 6 });
     assert_eq!(
         sgf::board_note(&hex6, hex7).as_deref(),
-        Some("read as the record's own board, hex6 (from its SZ and HX), not as hex7")
+        Some("read as the record's own board, hex6 (from its SZ and HX)")
     );
     let dir = Scratch::new("board");
     let file = dir.file("hex7.sgf", &text);
@@ -238,18 +238,27 @@ fn the_board_asked_for_wins_over_the_guess() {
     );
     assert_eq!(out, "=\n\n=\n\n= hex7\n\n");
     assert_eq!(e.game().records(), game.records());
-    for args in [
-        ["sgf-check", "--size", "hex7", &file],
-        ["ap-export", "--size", "hex7", &file],
-    ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_oust"))
-            .args(args)
-            .output()
-            .unwrap();
+    let hex6 = dir.file("hex6.sgf", "(;FF[4]GM[1]SZ[11]HX[6];B[ff])");
+    for command in ["sgf-check", "ap-export"] {
+        let run = |file: &str| {
+            Command::new(env!("CARGO_BIN_EXE_oust"))
+                .args([command, "--size", "hex7", file])
+                .output()
+                .unwrap()
+        };
+        let out = run(&file);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{command}: {stderr}");
+        assert!(!stderr.contains("own board"), "{stderr}");
+        // The record's HX[6] against --size hex7: its own board is used, and stderr says so.
+        let out = run(&hex6);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{command}: {stderr}");
         assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
+            stderr.starts_with(&format!(
+                "{hex6}: read as the record's own board, hex6 (from its SZ and HX), not as --size hex7\n"
+            )),
+            "{command}: {stderr}"
         );
     }
 }

@@ -68,7 +68,7 @@ pub fn loadsgf(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
     if current.is_hex()
         && let Some(note) = sgf::board_note(&record, current)
     {
-        log::info!("loadsgf {file}: {note}");
+        log::info!("loadsgf {file}: {note}, not as the engine's {current}");
     }
     let moves = record.moves.len();
     let limit = before.map(|n| usize::try_from(n - 1).unwrap_or(usize::MAX));
