@@ -1073,3 +1073,34 @@ impl Drop for Scratch {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// The guide's examples (docs/abstract-play.md) show the repository's site records as they are; tests/docs.rs runs
+/// its transcripts, so what `oust ap-import` writes of them is checked there.
+#[test]
+fn the_guide_shows_the_site_records_as_they_are() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let guide = std::fs::read_to_string(format!("{root}/docs/abstract-play.md")).unwrap();
+    let json =
+        std::fs::read_to_string(format!("{root}/tests/suites/ap/site-hex7-resign.json")).unwrap();
+    assert!(
+        guide.contains(&format!("```json\n{json}```\n")),
+        "the guide shows tests/suites/ap/site-hex7-resign.json"
+    );
+    for file in ["site-hex7-resign.json", "site-records.json"] {
+        assert!(
+            guide.contains(&format!(
+                "```transcript\n$ oust ap-import tests/suites/ap/{file}\n"
+            )),
+            "{file}"
+        );
+    }
+    // The array holds that record and a bad one.
+    let array =
+        std::fs::read_to_string(format!("{root}/tests/suites/ap/site-records.json")).unwrap();
+    let records = abstract_play::parse_records(&array).unwrap();
+    assert_eq!(records.len(), 2);
+    assert_eq!(
+        records[0].as_ref().unwrap(),
+        &abstract_play::parse_json(&json).unwrap()
+    );
+}
