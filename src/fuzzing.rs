@@ -410,6 +410,15 @@ fn load_and_print(engine: &mut Engine, path: &str, expected: Option<(&sgf::Recor
         return;
     };
     loaded.unwrap_or_else(|e| panic!("loadsgf refuses a good record: {e}"));
+    assert_eq!(
+        engine.settings.pie, pie,
+        "a loaded record's rules stay with its game, not the engine's setting"
+    );
+    assert_eq!(
+        engine.game().pie(),
+        record.pie,
+        "the game has the record's rule"
+    );
     check_game(engine.game(), "loadsgf");
     assert_same_game(engine.game(), game, "loadsgf");
     let Ok(Reply::Text(printed)) = command(engine, "printsgf") else {
