@@ -117,7 +117,7 @@ pub static PARAMS: &[ParamSpec] = &[
     ),
     param!(
         "pie",
-        "the pie rule of new games and of the current one: on (White may answer Black's first placement with swap) or off",
+        "the pie rule (White may answer Black's first placement with swap) of new games and the current one: on or off",
         |e| if e.settings.pie { "on" } else { "off" },
         |e, v| {
             let on = match v.to_ascii_lowercase().as_str() {
