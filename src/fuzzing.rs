@@ -363,8 +363,10 @@ pub fn sgf_record(data: &[u8]) {
             ..GameInfo::default()
         };
         let written = sgf::write(game, &info);
-        let back =
-            sgf::check_for(&written, Some(board)).unwrap_or_else(|e| panic!("{e}: {written}"));
+        // Read back on the game's own board: on `board`, a square record of that rhombus's size would be read
+        // as the hexhex board (the board asked for wins over the record's SZ alone).
+        let own = game.start().geometry().shape();
+        let back = sgf::check_for(&written, Some(own)).unwrap_or_else(|e| panic!("{e}: {written}"));
         assert_eq!(back.len(), 1, "one game written: {written}");
         assert_same_game(game, &back[0].game, "written and read back");
         assert_eq!(back[0].record.get("PB"), info.black.as_deref());
@@ -384,8 +386,8 @@ fn loadsgf(board: Shape, path: &str, expected: Option<(&sgf::Record, &Game)>) {
     LOAD_ENGINES.with(|engines| {
         let mut engines = engines.borrow_mut();
         let engine = engines.entry(board).or_insert_with(|| quick_engine(board));
-        // Each input starts from the same engine: a record played under the pie rule turns the engine's pie setting
-        // on, and the next input must not inherit it.
+        // Each input starts from the same engine, pie rule off. (A record played under the pie rule used to turn
+        // the engine's setting on; now its rules stay with its game, and this only makes sure of it.)
         engine.settings.pie = false;
         engine.start_game(Game::new(
             Geometry::shared(board).expect("a supported board"),
@@ -408,13 +410,22 @@ fn load_and_print(engine: &mut Engine, path: &str, expected: Option<(&sgf::Recor
         return;
     };
     loaded.unwrap_or_else(|e| panic!("loadsgf refuses a good record: {e}"));
+    assert_eq!(
+        engine.settings.pie, pie,
+        "a loaded record's rules stay with its game, not the engine's setting"
+    );
+    assert_eq!(
+        engine.game().pie(),
+        record.pie,
+        "the game has the record's rule"
+    );
     check_game(engine.game(), "loadsgf");
     assert_same_game(engine.game(), game, "loadsgf");
     let Ok(Reply::Text(printed)) = command(engine, "printsgf") else {
         panic!("printsgf answers the record");
     };
-    let board = engine.options().board;
-    let reread = sgf::parse_for(&printed, Some(board)).expect("printsgf's record parses");
+    let own = game.start().geometry().shape();
+    let reread = sgf::parse_for(&printed, Some(own)).expect("printsgf's record parses");
     assert_same_game(
         &sgf::replay(&reread, None).expect("printsgf's record replays"),
         game,

@@ -56,10 +56,12 @@ enum Command {
     ///
     /// Play a refereed match between two GTP engines and print its results table and summary
     Match(Box<matches::MatchArgs>),
-    /// Turn an Abstract Play game (JSON record or turn list) into SGF
+    /// Turn Abstract Play games (a JSON record, an array of them, or a turn list) into SGF
     ///
     /// Turn an Abstract Play game into an SGF record, every turn replayed through the rules: its JSON game
-    /// record, or a turn list, one turn a line (`d4,e5` or `pass`). Nothing is written when a turn is refused
+    /// record, an array of records (one SGF collection), or a turn list, one turn a line (`d4,e5` or `pass`).
+    /// Nothing is written when a turn of a single game is refused; of an array, the records that replay are
+    /// written, the others reported by their number, and the exit status is 1
     ApImport(records::ApImportArgs),
     /// Turn an SGF record into an Abstract Play turn list
     ///

@@ -568,9 +568,11 @@ pub fn parse(text: &str) -> Result<Record, SgfError> {
     parse_for(text, None)
 }
 
-/// [`parse`] for an engine whose board is `current`: when that is a hexhex board, a record with `SZ[2S-1]` and no
-/// `HX` is read as that hexhex board. GoGui saves the games of its hexagonal boards that way, with `SZ` alone.
-/// Records written by oust (`AP[oust:...]`) say `HX` for every hexhex board, so theirs are read as they say.
+/// [`parse`] for an engine whose board is `current` (or for the board a user names, as `--size hex7`): when that
+/// is a hexhex board, a record with `SZ[2S-1]` and no `HX` is read as that hexhex board, whichever program wrote
+/// it. GoGui saves the games of its hexagonal boards that way, with `SZ` alone; oust writes `HX`, but a record
+/// that lost it (or was written by another program under oust's `AP`) is read as the board asked for, not guessed
+/// square. A record's own `HX`, or an `SZ` of another size, wins over `current`: [`board_note`] says so.
 ///
 /// # Errors
 /// As [`parse`].
@@ -661,11 +663,7 @@ fn record_of<'n>(
             }
         }
     }
-    // A square record of oust's own is square whatever board the reader is on (it would say HX otherwise).
-    let by_oust = info
-        .iter()
-        .any(|(k, v)| k == "AP" && v.starts_with("oust:"));
-    let board = board_of(size, hex_side, current.filter(|_| !by_oust))?;
+    let board = board_of(size, hex_side, current)?;
     let geo = Geometry::shared(board).map_err(|e| SgfError::Unsupported(e.to_string()))?;
     let mut setup = Vec::new();
     for (color, v) in raw_setup {
@@ -698,6 +696,18 @@ fn record_of<'n>(
         turns,
         info,
         pie,
+    })
+}
+
+/// When a record read for the board `asked` (`--size`, or the engine's board) is on another one, read from its own
+/// `SZ` and `HX`: a sentence that says which board was used, such as `read as the record's own board, hex6 (from
+/// its SZ and HX)`, for the caller to say what it was asked (`not as --size hex7`).
+pub fn board_note(record: &Record, asked: Shape) -> Option<String> {
+    (record.board != asked).then(|| {
+        format!(
+            "read as the record's own board, {} (from its SZ and HX)",
+            record.board.name()
+        )
     })
 }
 
@@ -840,9 +850,10 @@ pub struct Checked {
 pub const MAX_CHECKED_NODES: usize = 10_000_000;
 
 /// Validates a whole record: it parses, every move of every game and every variation is legal, and a result (`RE`)
-/// of `B+`, `W+`, `0` or `Draw` is the one each game's main line reaches. Results decided off the board (`B+R`,
-/// `W+Time`, `B+F`, ...) are accepted while the game on the board is unfinished; `?`, `Void` and an empty `RE` state
-/// nothing and are accepted. Variations are numbered from 1 in the order of the file, the main line first.
+/// of `B+`, `W+`, `0` or `Draw` is the one each game's main line reaches, or, for `0` and `Draw`, a draw agreed
+/// before the end. Results decided off the board (`B+R`, `W+Time`, `B+F`, ...) are accepted while the game on the
+/// board is unfinished or after it ended without a winner (ruling 8); `?`, `Void` and an empty `RE` state nothing
+/// and are accepted. Variations are numbered from 1 in the order of the file, the main line first.
 ///
 /// # Errors
 /// The first problem found, as an [`SgfError`]; in a record with more than one game or variation, an
@@ -973,7 +984,8 @@ fn check_result(re: &str, outcome: Option<Outcome>) -> Result<(), SgfError> {
         _ => None,
     };
     if let Some(claimed) = claimed {
-        return if outcome == Some(claimed) {
+        // A draw is also what players agree before the end (Abstract Play's `draw`).
+        return if outcome == Some(claimed) || (claimed == Outcome::Draw && outcome.is_none()) {
             Ok(())
         } else {
             Err(SgfError::WrongResult(format!("RE[{re}] but {played}")))
@@ -986,7 +998,9 @@ fn check_result(re: &str, outcome: Option<Outcome>) -> Result<(), SgfError> {
             .is_some_and(|rest| off_board.contains(&rest))
     });
     match (decided_off_board, outcome) {
-        (true, None) => Ok(()),
+        // After a game over without a winner (ruling 8) a game can still be decided off the board: Abstract Play,
+        // which has no such ruling, asks both players to pass until one resigns or runs out of time.
+        (true, None | Some(Outcome::Draw)) => Ok(()),
         (true, Some(_)) => Err(SgfError::WrongResult(format!(
             "RE[{re}] (decided off the board) but {played}"
         ))),

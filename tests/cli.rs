@@ -319,3 +319,52 @@ fn the_end_of_stdin_still_answers_the_commands_sent_before_it() {
     assert_eq!(moves.len(), 2, "{answers}");
     assert!(moves.iter().all(|m| m.starts_with("= ")), "{answers}");
 }
+
+/// Issue 24, point 7: `oust solve --sgf FILE --move N` solves the position before move N of the record (as
+/// loadsgf's MOVE_NUMBER), not only its end.
+#[test]
+fn solve_an_sgf_record_before_a_given_move() {
+    let dir = std::env::temp_dir().join(format!("oust-cli-solve-move-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    struct Remove(std::path::PathBuf);
+    impl Drop for Remove {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+    let _remove = Remove(dir.clone());
+    // The full 2x2 board of ruling 8: over at its end, open before.
+    let over = dir.join("over.sgf");
+    std::fs::write(&over, "(;FF[4]SZ[2];B[aa];W[ba];B[bb];W[ab])").unwrap();
+    let file = over.to_str().unwrap();
+    let out = run(&["solve", "--sgf", file, "--move", "2"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with("value: loss for white\nbest: A1\ndistance: 2\n"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(text(&out.stderr).starts_with(&format!(
+        "oust solve: {file}: the position before move 2, after 1 move\noust solve: 2x2 board, white to move, 3 empty \
+         points"
+    )));
+    let out = run(&["solve", "--sgf", file, "--move", "1"]);
+    assert!(text(&out.stdout).starts_with("value: win for black\n"));
+    // Past the end: the end, which is over.
+    let out = run(&["solve", "--sgf", file, "--move", "9"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).starts_with(&format!(
+            "oust solve: {file}: move 9: the record has 4 moves, so its end is solved\noust solve: the game is over"
+        )),
+        "{}",
+        text(&out.stderr)
+    );
+    // --move needs --sgf, and counts from 1.
+    let out = run(&["solve", "--move", "2"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--sgf <FILE>"));
+    let out = run(&["solve", "--sgf", file, "--move", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("invalid value '0' for '--move <N>'"));
+}

@@ -509,15 +509,17 @@ fn sgf_check_compares_the_result_with_the_game() {
         check("B+3.5"),
         Err("wrong result: RE[B+3.5] is not an Oust result: use B+, W+ or 0, or B+R, W+T, B+F and the like".into())
     );
-    // An unfinished game may have been resigned or lost on time.
+    // An unfinished game may have been resigned, lost on time, or drawn by agreement (Abstract Play's `draw`).
     let unfinished = "(;FF[4]GM[1]SZ[5]RE[{}];B[aa];W[cc])";
     let check = |re: &str| checked(unfinished, re);
     assert_eq!(check("W+Resign"), Ok(()));
     assert_eq!(check("B+T"), Ok(()));
     assert_eq!(check("Void"), Ok(()));
+    assert_eq!(check("Draw"), Ok(()));
+    assert_eq!(check("0"), Ok(()));
     assert_eq!(
-        check("Draw"),
-        Err("wrong result: RE[Draw] but the game is unfinished".into())
+        check("B+"),
+        Err("wrong result: RE[B+] but the game is unfinished".into())
     );
 }
 

@@ -25,13 +25,15 @@ pub struct SgfCheckArgs {
 /// The options of `oust ap-import`.
 #[derive(Args, Debug)]
 pub struct ApImportArgs {
-    /// The game: JSON when it starts with '{', otherwise a turn list
+    /// The game: a JSON record when it starts with '{', an array of JSON records (the site's record files) when it
+    /// starts with '[', otherwise a turn list
     pub file: PathBuf,
-    /// Board of a turn list: hex-6, hex-7, hex-8 or square-11 (any hex-S or square-N the engine plays) [default:
-    /// hex-7, as on Abstract Play]; a JSON record names its own
+    /// Board of a turn list: hex-6, hex-7, hex-8 or square-11, also written hex7 (any hex-S or square-N the engine
+    /// plays) [default: hex-7, as on Abstract Play]; a JSON record names its own
     #[arg(long, value_name = "VARIANT")]
     pub variant: Option<String>,
-    /// Write the SGF record to FILE (replacing it) instead of stdout
+    /// Write the SGF record (for an array, one SGF collection of every game imported) to FILE (replacing it)
+    /// instead of stdout
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
@@ -49,12 +51,16 @@ pub struct ApExportArgs {
     pub output: Option<PathBuf>,
 }
 
-/// `oust ap-import`: the record's SGF text on stdout or in `--output`.
+/// `oust ap-import`: the record's SGF text on stdout or in `--output`. An array of records gives one SGF
+/// collection of the records imported; a refused one is reported on stderr with its index and left out, and the
+/// exit status is then 1.
 pub fn run_ap_import(args: &ApImportArgs) -> ExitCode {
-    finish(
-        ap_import(&args.file, args.variant.as_deref()),
-        args.output.as_deref(),
-    )
+    let (converted, refused) = match ap_import(&args.file, args.variant.as_deref()) {
+        Ok(done) => done,
+        Err(why) => (Err(why), false),
+    };
+    let status = finish(converted, args.output.as_deref());
+    if refused { ExitCode::FAILURE } else { status }
 }
 
 /// `oust ap-export`: the turn list on stdout or in `--output`.
@@ -87,9 +93,27 @@ pub fn sgf_check(args: &SgfCheckArgs) -> ExitCode {
     }
 }
 
+/// Says on stderr when a record was read on its own board rather than the `--size` asked for.
+fn note_board(file: &Path, game: Option<usize>, record: &sgf::Record, asked: Option<Shape>) {
+    if let Some(asked) = asked
+        && let Some(note) = sgf::board_note(record, asked)
+    {
+        let game = game.map_or_else(String::new, |g| format!("game {g}: "));
+        eprintln!("{}: {game}{note}, not as --size {asked}", file.display());
+    }
+}
+
 fn check_file(file: &Path, board: Option<Shape>) -> Result<String, String> {
     let text = sgf::read_file(file).map_err(|e| format!("cannot read: {e}"))?;
     let games = sgf::check_for(&text, board).map_err(|e| e.to_string())?;
+    for (g, checked) in games.iter().enumerate() {
+        note_board(
+            file,
+            (games.len() > 1).then_some(g + 1),
+            &checked.record,
+            board,
+        );
+    }
     let summaries: Vec<String> = games.iter().map(game_summary).collect();
     Ok(match summaries.as_slice() {
         [one] => one.clone(),
@@ -162,25 +186,85 @@ fn finish(converted: Result<String, String>, output: Option<&Path>) -> ExitCode 
     }
 }
 
-/// `oust ap-import`: an Abstract Play game as SGF text.
-fn ap_import(file: &Path, variant: Option<&str>) -> Result<String, String> {
-    let text = sgf::read_file(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    let given = variant.map(abstract_play::parse_variant).transpose()?;
-    let record = abstract_play::parse(&text, given.unwrap_or(abstract_play::DEFAULT_BOARD))
-        .map_err(|e| format!("{}: {e}", file.display()))?;
+/// One Abstract Play record, checked against `--variant` and replayed, as SGF text.
+fn import_one(
+    record: &abstract_play::ApRecord,
+    json: bool,
+    given: Option<Shape>,
+    variant: Option<&str>,
+) -> Result<String, String> {
     if let (Some(given), Some(own)) = (given, record.board)
-        && abstract_play::is_json(&text)
+        && json
         && given != own
     {
         return Err(format!(
-            "{}: the record is a game on {}, not on --variant {}",
-            file.display(),
+            "the record is a game on {}, not on --variant {}",
             abstract_play::variant_name(own)?,
             variant.unwrap_or_default()
         ));
     }
-    let game = abstract_play::replay(&record).map_err(|e| format!("{}: {e}", file.display()))?;
-    Ok(sgf::write(&game, &abstract_play::sgf_info(&record, &game)))
+    let game = abstract_play::replay(record).map_err(|e| e.to_string())?;
+    Ok(sgf::write(&game, &abstract_play::sgf_info(record, &game)))
+}
+
+/// `oust ap-import`: an Abstract Play game as SGF text, or the games of an array of records as one SGF collection,
+/// and whether a record of the array was refused (each is reported on stderr, numbered from 1).
+fn ap_import(file: &Path, variant: Option<&str>) -> Result<(Result<String, String>, bool), String> {
+    let text = sgf::read_file(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let given = variant.map(abstract_play::parse_variant).transpose()?;
+    let at = |e: &dyn std::fmt::Display| format!("{}: {e}", file.display());
+    if !text.trim_start().starts_with('[') {
+        let record = abstract_play::parse(&text, given.unwrap_or(abstract_play::DEFAULT_BOARD))
+            .map_err(|e| at(&e))?;
+        let json = abstract_play::is_json(&text);
+        return Ok((
+            import_one(&record, json, given, variant).map_err(|e| at(&e)),
+            false,
+        ));
+    }
+    let records = abstract_play::parse_records(&text).map_err(|e| at(&e))?;
+    let total = records.len();
+    let mut out = String::new();
+    let mut refused = 0;
+    for (i, record) in records.iter().enumerate() {
+        let imported = record
+            .as_ref()
+            .map_err(ToString::to_string)
+            .and_then(|r| import_one(r, true, given, variant));
+        match imported {
+            Ok(sgf) => out.push_str(&sgf),
+            Err(why) => {
+                let id = record
+                    .as_ref()
+                    .ok()
+                    .and_then(|r| r.game_id.as_deref())
+                    .map_or_else(String::new, |id| format!(" (game {id})"));
+                eprintln!(
+                    "oust: {}: record {} of {total}{id}: {why}",
+                    file.display(),
+                    i + 1
+                );
+                refused += 1;
+            }
+        }
+    }
+    if out.is_empty() {
+        return Ok((
+            Err(at(&format!(
+                "no record imported, of {}",
+                notation::count(total, "record")
+            ))),
+            false,
+        ));
+    }
+    if refused > 0 {
+        eprintln!(
+            "oust: {}: {} of {total} imported, {refused} refused",
+            file.display(),
+            total - refused
+        );
+    }
+    Ok((Ok(out), refused > 0))
 }
 
 /// `oust ap-export`: an SGF record's main line as an Abstract Play turn list.
@@ -195,6 +279,7 @@ fn ap_export(file: &Path, board: Option<Shape>) -> Result<String, String> {
         ));
     }
     let checked = games.remove(0);
+    note_board(file, None, &checked.record, board);
     if checked.variations > 1 {
         eprintln!(
             "{}: the main line only, of {} lines of play",

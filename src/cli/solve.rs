@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Args;
-use oust::notation::move_name;
+use oust::notation::{self, move_name};
 use oust::rules::{Geometry, Position, Shape, Status};
 use oust::{sgf, solve};
 
@@ -17,9 +17,13 @@ pub struct SolveArgs {
     /// The empty board to solve: N for N x N, WxH, or hexS
     #[arg(long, value_name = "N|WxH|hexS", default_value = "3", value_parser = parse_size, conflicts_with = "sgf")]
     pub size: Shape,
-    /// Solve the position at the end of this SGF record instead
+    /// Solve the position at the end of this SGF record instead (its main line)
     #[arg(long, value_name = "FILE")]
     pub sgf: Option<PathBuf>,
+    /// With --sgf: the position before move N of the record instead of its end (counted from 1, as loadsgf's
+    /// MOVE_NUMBER: 1 is the start position); a record with fewer moves is solved at its end
+    #[arg(long = "move", value_name = "N", requires = "sgf", value_parser = clap::value_parser!(u64).range(1..))]
+    pub move_number: Option<u64>,
     /// Memory for the solver's table (or the tree of --pns), in megabytes; at most the machine's memory
     #[arg(long, value_name = "MB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     pub memory_mb: u64,
@@ -69,9 +73,27 @@ pub fn run(args: &SolveArgs) -> Outcome {
             match sgf::read_file(file)
                 .map_err(|e| format!("cannot read: {e}"))
                 .and_then(|text| {
-                    sgf::parse(&text)
-                        .and_then(|record| sgf::replay(&record, None))
-                        .map_err(|e| e.to_string())
+                    let record = sgf::parse(&text).map_err(|e| e.to_string())?;
+                    let moves = record.moves.len();
+                    let limit = args
+                        .move_number
+                        .map(|n| usize::try_from(n - 1).unwrap_or(usize::MAX));
+                    if let (Some(n), Some(limit)) = (args.move_number, limit) {
+                        if limit > moves {
+                            eprintln!(
+                                "oust solve: {}: move {n}: the record has {}, so its end is solved",
+                                file.display(),
+                                notation::count(moves, "move")
+                            );
+                        } else {
+                            eprintln!(
+                                "oust solve: {}: the position before move {n}, after {}",
+                                file.display(),
+                                notation::count(limit, "move")
+                            );
+                        }
+                    }
+                    sgf::replay(&record, limit).map_err(|e| e.to_string())
                 }) {
                 Ok(game) => game.position().clone(),
                 Err(e) => {

@@ -339,7 +339,7 @@ pub fn execute(engine: &mut Engine, name: &str, args: &[&str]) -> Result<Reply, 
     engine.commands += 1;
     let spec = find(name).ok_or_else(|| unknown_command(name))?;
     if args.len() < spec.min_args || args.len() > spec.max_args {
-        return Err(arity_error(spec, args.len()));
+        return Err(arity_error(spec, args));
     }
     engine.guarded(|engine| (spec.run)(engine, args))
 }
@@ -457,7 +457,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
     d[a.len()][b.len()]
 }
 
-fn arity_error(spec: &CommandSpec, got: usize) -> GtpError {
+fn arity_error(spec: &CommandSpec, args: &[&str]) -> GtpError {
+    let got = args.len();
     let expected = match (spec.min_args, spec.max_args) {
         (0, 0) => "no arguments".to_string(),
         (a, b) if a == b => format!("{a} argument{}", if a == 1 { "" } else { "s" }),
@@ -468,7 +469,16 @@ fn arity_error(spec: &CommandSpec, got: usize) -> GtpError {
     } else {
         format!(" ({})", spec.usage)
     };
-    syntax(format!("{} takes {expected}{usage}, got {got}", spec.name))
+    // `loadsgf "my game.sgf"`: the quotes do not join what the spaces split.
+    let quotes = if args.iter().any(|a| a.starts_with(['"', '\''])) {
+        "; arguments are split at spaces, and quotes do not join them"
+    } else {
+        ""
+    };
+    syntax(format!(
+        "{} takes {expected}{usage}, got {got}{quotes}",
+        spec.name
+    ))
 }
 
 fn known_command(_: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {

@@ -15,7 +15,32 @@ pub struct ParamSpec {
     /// Its current value, as text.
     pub get: fn(&Engine) -> String,
     /// Sets it from text.
-    pub set: fn(&mut Engine, &str) -> Result<(), String>,
+    pub set: fn(&mut Engine, &str) -> Result<(), SetError>,
+}
+
+/// Why a parameter was not set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetError {
+    /// No parameter has that name.
+    Unknown(String),
+    /// The value is not one the parameter takes.
+    Value(String),
+    /// A good value the current game does not allow now (`pie off` in a game with a swap).
+    State(String),
+}
+
+impl std::fmt::Display for SetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetError::Unknown(m) | SetError::Value(m) | SetError::State(m) => f.write_str(m),
+        }
+    }
+}
+
+impl From<String> for SetError {
+    fn from(m: String) -> SetError {
+        SetError::Value(m)
+    }
 }
 
 fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
@@ -92,15 +117,17 @@ pub static PARAMS: &[ParamSpec] = &[
     ),
     param!(
         "pie",
-        "the pie rule: on (White may answer Black's first placement with swap) or off",
+        "the pie rule (White may answer Black's first placement with swap) of new games and the current one: on or off",
         |e| if e.settings.pie { "on" } else { "off" },
         |e, v| {
             let on = match v.to_ascii_lowercase().as_str() {
                 "on" | "true" | "1" => true,
                 "off" | "false" | "0" => false,
-                _ => return Err(format!("expected on or off, got '{v}'")),
+                _ => return Err(SetError::Value(format!("expected on or off, got '{v}'"))),
             };
-            e.game.set_pie(on).map_err(|err| err.to_string())?;
+            e.game
+                .set_pie(on)
+                .map_err(|err| SetError::State(err.to_string()))?;
             e.settings.pie = on
         }
     ),
@@ -194,8 +221,17 @@ pub fn find_param(name: &str) -> Option<&'static ParamSpec> {
 /// Sets a parameter by name, as `oust-set-param` and the command line's `--set NAME=VALUE` do.
 ///
 /// # Errors
-/// A message when the name is unknown or the value out of range.
+/// A message when the name is unknown, the value out of range, or the current game does not allow it.
 pub fn set_param(engine: &mut Engine, name: &str, value: &str) -> Result<(), String> {
-    let spec = find_param(name).ok_or_else(|| format!("unknown parameter '{name}'"))?;
+    try_set_param(engine, name, value).map_err(|e| e.to_string())
+}
+
+/// [`set_param`], saying why it failed.
+///
+/// # Errors
+/// [`SetError`].
+pub fn try_set_param(engine: &mut Engine, name: &str, value: &str) -> Result<(), SetError> {
+    let spec =
+        find_param(name).ok_or_else(|| SetError::Unknown(format!("unknown parameter '{name}'")))?;
     (spec.set)(engine, value)
 }

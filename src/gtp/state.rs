@@ -208,13 +208,18 @@ impl Engine {
         })
     }
 
-    /// Replaces the game by a new one, with the engine's pie setting: both clocks start full again, the resignation
-    /// counts restart and the players' names are forgotten. (The search tree notices the new game by itself.)
+    /// Replaces the game by a new one, with the engine's configured pie setting: both clocks start full again, the
+    /// resignation counts restart and the players' names are forgotten. (The search tree notices the new game by
+    /// itself.)
     pub(crate) fn start_game(&mut self, mut game: Game) {
-        if game.set_pie(self.settings.pie).is_err() {
-            // A loaded record with a swap: the rule it was played under wins.
-            self.settings.pie = true;
-        }
+        // A game with a swap keeps the rule it was played under (only a loaded record can have one).
+        let _ = game.set_pie(self.settings.pie);
+        self.start_loaded(game);
+    }
+
+    /// [`Engine::start_game`] for a loaded record's game, which keeps the rules it was played under (its pie rule):
+    /// a record's rules apply to its game, and the engine's configured setting comes back with the next new game.
+    pub(crate) fn start_loaded(&mut self, game: Game) {
         self.game = game;
         self.players = Default::default();
         for clock in &mut self.clocks {

@@ -198,7 +198,8 @@ impl Shape {
     }
 
     /// Reads a board name: `N` for the N x N square, `WxH` for a rectangle of W columns and H rows, `hexS` (or
-    /// `hex S`) for the hexhex board of side S, in any case. Sizes are not checked here: [`Geometry::new`] does.
+    /// `hex S`, or `hex-S` as Abstract Play's variants write it) for the hexhex board of side S, `square-N` (or
+    /// `squareN`) for the N x N square, in any case. Sizes are not checked here: [`Geometry::new`] does.
     ///
     /// # Errors
     /// [`BadSize::Syntax`] for text that names no board.
@@ -211,8 +212,11 @@ impl Shape {
             }
             Some(s.parse::<usize>().unwrap_or(usize::MAX))
         };
+        let dashed = |s: &'_ str| s.strip_prefix('-').unwrap_or(s).to_string();
         let shape = if let Some(side) = t.strip_prefix("hex") {
-            number(side).map(|side| Shape::Hex { side })
+            number(&dashed(side)).map(|side| Shape::Hex { side })
+        } else if let Some(size) = t.strip_prefix("square") {
+            number(&dashed(size)).map(Shape::square)
         } else if let Some((w, h)) = t.split_once('x') {
             number(w)
                 .zip(number(h))

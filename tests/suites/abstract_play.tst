@@ -20,8 +20,12 @@
 5 loadap ap/stops-after-capture.txt
 #? [cannot load file 'ap/stops-after-capture.txt': turn 5 \('c1', line 6\): c1 captures, so black must place again, but the turn ends there]*
 
+# hex7 names the board as hex-7 does; on it this 3x3 game is another one, which ends early.
 6 loadap ap/hand-3x3.txt hex7
-#? [syntax error: unknown Abstract Play board variant 'hex7': expected hex-6, hex-7, hex-8 or square-11]*
+#? [cannot load file 'ap/hand-3x3.txt': turn 4 \('a3', line 4\): the game is already over: B\+ .*]*
+
+61 loadap ap/hand-3x3.txt hex-9x
+#? [syntax error: unknown Abstract Play board variant 'hex-9x': expected hex-6, hex-7, hex-8 or square-11 .*]*
 
 7 loadap ap/missing.txt
 #? [cannot load file 'ap/missing.txt': .*]*
@@ -41,6 +45,17 @@
 
 # The same cells by name: g7 is GoGui's G7, a1 A1, m7 N13, a7 G1, g1 A7, g13 N7. White's a1 and a7 make a2, b1, b2,
 # a6, b7 and b8 placements that join them without touching a black stone.
+# A record as the site publishes it: the variant's label, the default board's empty variant in the game id, and a
+# final resign entry (the header names Bob, seat 2, the winner). The board did not reach the end.
+111 loadap ap/site-hex7-resign.json
+#? []
+
+112 oust-status
+#? [to-move b .* placements 6 result none]
+
+113 loadap ap/hex7-game.json
+#? []
+
 12 oust-set-param notation ap
 #? []
 

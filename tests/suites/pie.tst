@@ -48,7 +48,7 @@
 #? [illegal move: white is to move: white swapped and moves again]*
 
 15 oust-set-param pie off
-#? [syntax error: pie: the game has a swap, so the pie rule stays on until a new game \(or undo the swap\)]*
+#? [pie: the game has a swap, so the pie rule stays on until a new game \(or undo the swap\)]*
 
 16 oust-get-param pie
 #? [on]
@@ -122,11 +122,12 @@
 38 oust-set-param pie off
 #? []
 
+# A record's rules apply to its game: the parameter keeps the engine's setting, which the next new game takes.
 39 loadsgf sgf/pie-swap-hex4.sgf
 #? []
 
 40 oust-get-param pie
-#? [on]
+#? [off]
 
 41 showboard
 #? [.*\nblack to move\nstones: black 1, white 1; captured: by black 0, by white 0\nlast move: white B2\npie rule: on \(no swap any more\)\nresult: none \(game in progress\)]
@@ -151,3 +152,9 @@
 
 48 printsgf
 #? [\(;FF\[4\]GM\[1\]CA\[UTF-8\]AP\[oust:[0-9.]+\]SZ\[9\]GN\[Oust\]RU\[pie\]\n;B\[ee\];W\[swap-sides\];W\[cg\];B\[gc\]\)]
+
+49 clear_board
+#? []
+
+50 showboard
+#? [.*\nblack to move\nstones: black 0, white 0; captured: by black 0, by white 0\nlast move: none\nresult: none \(game in progress\)]

@@ -2,7 +2,7 @@
 //! [`crate::gtp::params`].
 
 use crate::gtp::error::{GtpError, syntax};
-use crate::gtp::params::{PARAMS, find_param, set_param};
+use crate::gtp::params::{PARAMS, SetError, find_param, try_set_param};
 use crate::gtp::reply::Reply;
 use crate::gtp::state::Engine;
 
@@ -25,9 +25,11 @@ pub fn get(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
 
 /// `oust-set-param NAME VALUE`.
 pub fn set(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
-    set_param(e, args[0], args[1]).map_err(|msg| match find_param(args[0]) {
-        None => GtpError::Failed(msg),
-        Some(_) => syntax(format!("{}: {msg}", args[0])),
+    try_set_param(e, args[0], args[1]).map_err(|err| match err {
+        SetError::Unknown(msg) => GtpError::Failed(msg),
+        SetError::Value(msg) => syntax(format!("{}: {msg}", args[0])),
+        // A good value the game refuses now: not a syntax error.
+        SetError::State(msg) => GtpError::Failed(format!("{}: {msg}", args[0])),
     })?;
     Ok(Reply::Text(String::new()))
 }

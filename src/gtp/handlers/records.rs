@@ -13,6 +13,24 @@ use crate::gtp::parse::parse_int;
 use crate::gtp::reply::Reply;
 use crate::gtp::state::Engine;
 
+/// The FILE argument of a command. GTP splits arguments at spaces, so a path cannot hold one: quotes around a
+/// path are taken off (`loadsgf "game.sgf"`), and a quote left open is refused with that reason, not read as part
+/// of a name or as the next argument.
+fn file_arg(arg: &str) -> Result<&str, GtpError> {
+    for q in ['"', '\''] {
+        if let Some(rest) = arg.strip_prefix(q) {
+            return match rest.strip_suffix(q) {
+                Some(inner) if !inner.is_empty() && !inner.contains(q) => Ok(inner),
+                _ => Err(syntax(format!(
+                    "the path {arg} opens a quote it does not close: arguments are split at spaces and quotes do \
+                     not join them, so a path cannot hold a space"
+                ))),
+            };
+        }
+    }
+    Ok(arg)
+}
+
 /// `printsgf [FILE]`: the game as an SGF record, as the response or written to FILE (then the response is empty).
 pub fn printsgf(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
     let info = GameInfo {
@@ -21,7 +39,7 @@ pub fn printsgf(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
         ..GameInfo::default()
     };
     let text = sgf::write(&e.game, &info);
-    match args.first() {
+    match args.first().map(|a| file_arg(a)).transpose()? {
         None => Ok(text.into()),
         Some(file) => std::fs::write(file, &text)
             .map(|()| Reply::Text(String::new()))
@@ -31,9 +49,10 @@ pub fn printsgf(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
 
 /// `loadsgf FILE [MOVE_NUMBER]`: replaces the game by the record's, replayed through the rules up to the position
 /// before move MOVE_NUMBER (counted from 1), or to the end; a MOVE_NUMBER past the end loads the whole record, as
-/// GTP says. Every failure starts with GTP's `cannot load file`.
+/// GTP says. Every failure starts with GTP's `cannot load file`. The record's rules (its pie rule) apply to its game
+/// only: the next new game has the engine's configured setting again.
 pub fn loadsgf(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
-    let file = args[0];
+    let file = file_arg(args[0])?;
     let before = match args.get(1) {
         None => None,
         Some(t) => Some(parse_int(t).filter(|&n| n >= 1).ok_or_else(|| {
@@ -46,6 +65,11 @@ pub fn loadsgf(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
     let text = sgf::read_file(Path::new(file)).map_err(|err| failed(err.to_string()))?;
     let current = e.game.position().geometry().shape();
     let record = sgf::parse_for(&text, Some(current)).map_err(|err| failed(err.to_string()))?;
+    if current.is_hex()
+        && let Some(note) = sgf::board_note(&record, current)
+    {
+        log::info!("loadsgf {file}: {note}, not as the engine's {current}");
+    }
     let moves = record.moves.len();
     let limit = before.map(|n| usize::try_from(n - 1).unwrap_or(usize::MAX));
     if let Some(n) = before
@@ -62,9 +86,9 @@ pub fn loadsgf(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
         game.records().len(),
         count(moves, "move")
     );
-    // The record says which rules it was played under: the engine's pie setting follows it.
-    e.settings.pie = record.pie;
-    e.start_game(game);
+    // The record says which rules it was played under (sgf::replay gave its game that pie rule); the engine's
+    // configured setting stays for the next new game.
+    e.start_loaded(game);
     e.players = [
         record.get("PB").map(str::to_string),
         record.get("PW").map(str::to_string),
@@ -73,10 +97,10 @@ pub fn loadsgf(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
 }
 
 /// `loadap FILE [VARIANT]`: replaces the game by an Abstract Play game, replayed turn by turn through the rules:
-/// its JSON game record (which names its board), or a turn list on the board VARIANT names (`hex-7`, `square-11`,
-/// ...; without one, the current board).
+/// its JSON game record (which names its board; an array of one record is read as that record), or a turn list on
+/// the board VARIANT names (`hex-7` or `hex7`, `square-11`, ...; without one, the current board).
 pub fn loadap(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
-    let file = args[0];
+    let file = file_arg(args[0])?;
     let given = args
         .get(1)
         .map(|v| abstract_play::parse_variant(v))
@@ -101,9 +125,9 @@ pub fn loadap(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
         record.turns.len(),
         game.records().len()
     );
-    // An Abstract Play record shows the pie rule only by a swap.
-    e.settings.pie |= game.pie();
-    e.start_game(game);
+    // An Abstract Play record shows the pie rule only by a swap, which abstract_play::replay turned on for its
+    // game alone; the engine's configured setting stays for the next new game.
+    e.start_loaded(game);
     e.players = record.players.clone();
     Ok(Reply::Text(String::new()))
 }
