@@ -129,9 +129,9 @@ fn yes_no(b: bool) -> &'static str {
 
 /// The board diagram of `showboard`: the board picture (coordinates, `X` black, `O` white, `.` empty, the last
 /// placement in parentheses; see [`picture`]), then the side to move, stone counts, last move and result.
-pub fn board_diagram(pos: &Position) -> String {
+pub fn board_diagram(pos: &Position, notation: Notation) -> String {
     let mut out = String::from("\n");
-    out.push_str(&picture(pos));
+    out.push_str(&picture(pos, notation));
     let status = pos.status();
     let turn = match status {
         Status::Over(_) => "game over".to_string(),
@@ -155,7 +155,7 @@ pub fn board_diagram(pos: &Position) -> String {
         pos.captured_by(Color::White)
     );
     let last_text = match pos.last_move() {
-        Some((c, mv)) => format!("{c} {}", move_name(pos, mv)),
+        Some((c, mv)) => format!("{c} {}", notation.move_text(pos.geometry(), mv)),
         None => "none".to_string(),
     };
     let _ = writeln!(out, "last move: {last_text}");
