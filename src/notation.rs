@@ -163,6 +163,31 @@ impl Notation {
         }
     }
 
+    /// When `text`, refused in this notation, names a point in the other one: which notation is in force, and the
+    /// point in its names, for the refusal's end. A GTP vertex typed by habit under `notation ap` (or a cell under
+    /// `notation gtp`) is then explained, not just refused: ` (notation ap is in force: Abstract Play's cells; N7 is
+    /// a GTP vertex, the cell g13)`.
+    pub fn other_reading(self, geo: &Geometry, text: &str) -> Option<String> {
+        match self {
+            Notation::AbstractPlay => {
+                let p = geo.parse_vertex(text).ok()?;
+                Some(format!(
+                    " (notation ap is in force: Abstract Play's cells; {} is a GTP vertex, the cell {})",
+                    geo.name(p),
+                    cell_name(geo, p)
+                ))
+            }
+            Notation::Gtp => {
+                let p = parse_cell(geo, text).ok()?;
+                Some(format!(
+                    " (notation gtp is in force: GTP vertices; {} is an Abstract Play cell, the vertex {})",
+                    cell_name(geo, p),
+                    geo.name(p)
+                ))
+            }
+        }
+    }
+
     /// A refusal of the rules, whose vertices are GTP names, with this notation's names.
     pub fn illegal(self, geo: &Geometry, e: IllegalMove) -> IllegalMove {
         match self {

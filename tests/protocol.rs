@@ -460,3 +460,26 @@ fn binary_starts_on_nine_by_nine_and_accepts_a_size_flag() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text.split_whitespace().count(), 1 + 15);
 }
+
+#[test]
+fn a_name_valid_only_in_the_other_notation_says_which_notation_is_in_force() {
+    let out = transcript(
+        b"oust-board hex7\noust-set-param notation ap\nplay b N7\nplay b z5\n\
+          oust-set-param notation gtp\nplay w m1\nplay w A13\n\
+          boardsize 11\nplay b i5\noust-set-param notation ap\nplay b L5\noust-status\n",
+    );
+    assert_eq!(
+        out,
+        "=\n\n=\n\n\
+         ? illegal move: n7 is off the board: the hexagon of side 7 has rows a to m (notation ap is in force: Abstract Play's cells; N7 is a GTP vertex, the cell g13)\n\n\
+         ? illegal move: z5 is off the board: the hexagon of side 7 has rows a to m\n\n\
+         =\n\n\
+         ? illegal move: M1 is off the hex7 board: GoGui's 13x13 rhombus has it, but the hexagon does not (notation gtp is in force: GTP vertices; m1 is an Abstract Play cell, the vertex G13)\n\n\
+         ? illegal move: A13 is off the hex7 board: GoGui's 13x13 rhombus has it, but the hexagon does not\n\n\
+         =\n\n\
+         ? syntax error: expected a vertex such as D4, or pass, got 'i5': there is no column I (the columns skip it, as in Go: H, J) (notation gtp is in force: GTP vertices; i5 is an Abstract Play cell, the vertex J5)\n\n\
+         =\n\n\
+         ? illegal move: l5 is off the board: the 11x11 board has columns a to k and rows 1 to 11 (notation ap is in force: Abstract Play's cells; L5 is a GTP vertex, the cell k5)\n\n\
+         = to-move b extra-turn no must-pass no stones-b 0 stones-w 0 captured-b 0 captured-w 0 placements 0 result none\n\n"
+    );
+}
