@@ -143,10 +143,11 @@ fn parse_sprt(s: &str) -> Result<Sprt, String> {
     }
 }
 
-/// `oust match --merge`: the summary of several results files.
+/// `oust match --merge`: the summary of several results files, each file and each game counted once.
 fn merge(files: &[PathBuf], sprt: Option<&Sprt>) -> ExitCode {
     let mut labels: Option<[String; 2]> = None;
-    let mut games = Vec::new();
+    let mut read: Vec<(String, ResultsFile)> = Vec::new();
+    let mut canonical: Vec<PathBuf> = Vec::new();
     for path in files {
         let file = match std::fs::read_to_string(path)
             .map_err(|e| e.to_string())
@@ -169,8 +170,32 @@ fn merge(files: &[PathBuf], sprt: Option<&Sprt>) -> ExitCode {
             ),
             Some(_) => {}
         }
-        games.extend(file.games);
+        // The same file twice, under one name or two (`a.tsv`, `./a.tsv`, a link).
+        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        if let Some(i) = canonical.iter().position(|c| *c == real) {
+            let first = &files[i];
+            let names = if first.as_os_str() == path.as_os_str() {
+                format!("{} is given twice", path.display())
+            } else {
+                format!(
+                    "{} and {} are the same file",
+                    first.display(),
+                    path.display()
+                )
+            };
+            eprintln!("oust match: {names}: each file counts once");
+            return ExitCode::from(2);
+        }
+        canonical.push(real);
+        read.push((path.display().to_string(), file));
     }
+    let games = match matches::merge_results(&read) {
+        Ok(games) => games,
+        Err(e) => {
+            eprintln!("oust match: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let labels = labels.unwrap_or_default();
     let text = format!(
         "files: {}\n{}",
