@@ -72,11 +72,17 @@ impl fmt::Display for MoveTextError {
 
 impl std::error::Error for MoveTextError {}
 
-/// A count and its noun, singular for one: `1 move`, `2 moves`, `0 moves`. The noun takes a plain `s`.
+/// A count and its noun, singular for one: `1 move`, `2 moves`, `0 moves`. The noun takes a plain `s` (see
+/// [`count_as`] for one that does not).
 pub fn count(n: impl std::fmt::Display, noun: &str) -> String {
+    count_as(n, noun, &format!("{noun}s"))
+}
+
+/// A count and its noun, `one` for one and `many` otherwise: `1 loss`, `2 losses`.
+pub fn count_as(n: impl std::fmt::Display, one: &str, many: &str) -> String {
     let n = n.to_string();
-    let plural = if n == "1" { "" } else { "s" };
-    format!("{n} {noun}{plural}")
+    let noun = if n == "1" { one } else { many };
+    format!("{n} {noun}")
 }
 
 /// The name of the pie rule's swap, in every notation.
@@ -652,5 +658,7 @@ mod tests {
         );
         assert_eq!(count(1, "move"), "1 move");
         assert_eq!(count(0, "move"), "0 moves");
+        assert_eq!(count_as(1, "loss", "losses"), "1 loss");
+        assert_eq!(count_as(3, "loss", "losses"), "3 losses");
     }
 }

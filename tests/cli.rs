@@ -319,3 +319,53 @@ fn the_end_of_stdin_still_answers_the_commands_sent_before_it() {
     assert_eq!(moves.len(), 2, "{answers}");
     assert!(moves.iter().all(|m| m.starts_with("= ")), "{answers}");
 }
+
+#[test]
+fn a_negative_number_is_refused_for_its_range_and_a_match_of_no_games_is_refused() {
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &[
+                "match",
+                "--black",
+                "x",
+                "--white",
+                "y",
+                "--time-per-move",
+                "-1",
+            ],
+            "error: invalid value '-1' for '--time-per-move <S>': '-1' is not a positive number of seconds",
+        ),
+        (
+            &["match", "--black", "x", "--white", "y", "--grace", "-0.5"],
+            "error: invalid value '-0.5' for '--grace <S>': '-0.5' is not a number of seconds (0 or more)",
+        ),
+        (
+            &["match", "--black", "x", "--white", "y", "--games", "0"],
+            "error: invalid value '0' for '--games <N>': '0' is not a number of games (1 or more)",
+        ),
+        (
+            &["match", "--black", "x", "--white", "y", "--games", "-3"],
+            "error: invalid value '-3' for '--games <N>': '-3' is not a number of games (1 or more)",
+        ),
+        (
+            &["--time-per-move", "-1"],
+            "error: --time-per-move: expected a number from 0 to 1000000, got '-1'",
+        ),
+        (
+            &["solve", "--seconds", "-1"],
+            "error: invalid value '-1' for '--seconds <S>': '-1' is not a positive number of seconds",
+        ),
+    ];
+    for (args, first_line) in cases {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert_eq!(
+            stderr.lines().next(),
+            Some(first_line),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("unexpected argument"), "{stderr}");
+        assert!(out.stdout.is_empty());
+    }
+}

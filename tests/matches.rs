@@ -63,6 +63,17 @@ fn check_sgfs(dir: &Path, results: &[GameResult], commands: &[String; 2]) {
     }
 }
 
+/// The summary's words for wins, losses and draws, one of each in the singular: `1 win, 2 losses, 0 draws`.
+fn tally(wins: u64, losses: u64, draws: u64) -> String {
+    let word = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    format!(
+        "{}, {}, {}",
+        word(wins, "win", "wins"),
+        word(losses, "loss", "losses"),
+        word(draws, "draw", "draws")
+    )
+}
+
 fn counts(results: &[GameResult], side: Side) -> (u64, u64, u64) {
     let wins = results.iter().filter(|r| r.winner() == Some(side)).count() as u64;
     let losses = results
@@ -137,15 +148,11 @@ fn two_oust_engines_play_twenty_games_and_everything_agrees() {
     assert_eq!(w + l + d, 20);
     assert!(stdout.contains("games: 20\n"), "{stdout}");
     assert!(
-        stdout.contains(&format!(
-            "A: {w} wins, {l} losses, {d} draws (0 lost by forfeit)"
-        )),
+        stdout.contains(&format!("A: {} (0 lost by forfeit)", tally(w, l, d))),
         "{stdout}"
     );
     assert!(
-        stdout.contains(&format!(
-            "B: {l} wins, {w} losses, {d} draws (0 lost by forfeit)"
-        )),
+        stdout.contains(&format!("B: {} (0 lost by forfeit)", tally(l, w, d))),
         "{stdout}"
     );
     let score = (w as f64 + 0.5 * d as f64) / 20.0;
@@ -154,23 +161,45 @@ fn two_oust_engines_play_twenty_games_and_everything_agrees() {
         "{stdout}"
     );
 
-    // Two shards merge into one summary of twice the games.
+    // The file split in two halves, as two shards would write them, merges into one summary of the same games; the
+    // same file twice is refused (it used to count every game twice).
+    let text = fs::read_to_string(&results_path).unwrap();
+    let half = |first: bool| {
+        let path = dir.join(if first { "half-1.tsv" } else { "half-2.tsv" });
+        let lines: String = text
+            .lines()
+            .filter(|l| match l.split('\t').next().unwrap().parse::<u64>() {
+                Ok(n) => (n <= 10) == first,
+                Err(_) => true,
+            })
+            .map(|l| format!("{l}\n"))
+            .collect();
+        fs::write(&path, lines).unwrap();
+        path
+    };
     let merged = Command::new(OUST)
+        .args(["match", "--merge"])
+        .arg(half(true))
+        .arg(half(false))
+        .output()
+        .unwrap();
+    let merged = String::from_utf8(merged.stdout).unwrap();
+    assert!(merged.contains("games: 20\n"), "{merged}");
+    assert!(
+        merged.contains(&format!("A: {}\n", tally(w, l, d))),
+        "{merged}"
+    );
+    let twice = Command::new(OUST)
         .args(["match", "--merge"])
         .arg(&results_path)
         .arg(&results_path)
         .output()
         .unwrap();
-    let merged = String::from_utf8(merged.stdout).unwrap();
-    assert!(merged.contains("games: 40\n"), "{merged}");
+    assert_eq!(twice.status.code(), Some(2));
     assert!(
-        merged.contains(&format!(
-            "A: {} wins, {} losses, {} draws",
-            2 * w,
-            2 * l,
-            2 * d
-        )),
-        "{merged}"
+        String::from_utf8_lossy(&twice.stderr).contains(" is given twice: each file counts once"),
+        "{}",
+        String::from_utf8_lossy(&twice.stderr)
     );
     // A test with a negative elo0, written as SPRT bounds usually are: `--sprt -5,5,...`, not only `--sprt=-5,5,...`.
     let tested = Command::new(OUST)
@@ -1106,7 +1135,7 @@ fn a_pie_match_between_two_engines_credits_the_colours_after_the_swap() {
     );
     let (w, l, d) = counts(&results, Side::A);
     assert!(
-        stdout.contains(&format!("A: {w} wins, {l} losses, {d} draws")),
+        stdout.contains(&format!("A: {}", tally(w, l, d))),
         "{stdout}"
     );
 }
@@ -1245,4 +1274,63 @@ fn a_missing_gnu_parallel_fails_the_shard_test_unless_skipping_is_allowed() {
     );
     // A set variable (PATH always is) allows the skip.
     assert!(!common::needs_tool("GNU parallel", false, "PATH"));
+}
+
+#[test]
+fn a_match_writes_its_warnings_in_the_style_of_its_other_messages() {
+    let dir = scratch("style");
+    let results = dir.join("results.tsv");
+    fs::write(&results, "old\n").unwrap();
+    let out = Command::new(OUST)
+        .args(["match", "--black", &oust(1), "--white", &oust(2)])
+        .args(["--games", "1", "--size", "4", "--overwrite", "--results"])
+        .arg(&results)
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stderr}");
+    // Once '[2026-12-01T21:34:11Z WARN  oust::matches::runner] --overwrite: replacing ...' among plain lines.
+    assert_eq!(
+        stderr.lines().next(),
+        Some(
+            format!(
+                "oust match: warning: --overwrite: replacing {}",
+                results.display()
+            )
+            .as_str()
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr
+            .lines()
+            .all(|l| !l.starts_with('[') && !l.contains(" WARN ")),
+        "{stderr}"
+    );
+    // The merge's warning too.
+    let other = dir.join("other.tsv");
+    fs::write(
+        &other,
+        results_header(
+            &["x".to_string(), "y".to_string()],
+            "size 4x4, games 1, seed 3",
+        ),
+    )
+    .unwrap();
+    let out = Command::new(OUST)
+        .args(["match", "--merge"])
+        .arg(&results)
+        .arg(&other)
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.starts_with(&format!(
+            "oust match: warning: {} is a match of other engines",
+            other.display()
+        )),
+        "{stderr}"
+    );
 }

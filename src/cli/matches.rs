@@ -15,8 +15,10 @@ use super::{
     print_out,
 };
 
-/// The options of `oust match`.
+/// The options of `oust match`. A negative number is read as a value, so that `--time-per-move -1` is refused for
+/// its range rather than taken for an unknown flag.
 #[derive(Args, Debug)]
+#[command(allow_negative_numbers = true)]
 pub struct MatchArgs {
     /// Shell command that starts engine A, Black in the first game
     #[arg(long, value_name = "CMD", required_unless_present = "merge")]
@@ -25,7 +27,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "CMD", required_unless_present = "merge")]
     pub white: Option<String>,
     /// Games to play
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = parse_games)]
     pub games: u64,
     /// Board: N for N x N, WxH, or hexS for the hexhex board of side S
     #[arg(long, value_name = "N|WxH|hexS", default_value = "9", value_parser = parse_size)]
@@ -107,6 +109,14 @@ pub fn run(args: &MatchArgs) -> Outcome {
     match args.merge.as_deref() {
         Some(files) => Ok(merge(files, args.sprt.as_ref())),
         None => play_match(args),
+    }
+}
+
+/// A number of games, 1 or more.
+fn parse_games(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("'{s}' is not a number of games (1 or more)")),
     }
 }
 

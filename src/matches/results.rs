@@ -527,8 +527,10 @@ pub fn format_summary(
     for (name, wdl, forfeits) in [("A", t.a, t.forfeits[0]), ("B", b, t.forfeits[1])] {
         let _ = writeln!(
             out,
-            "{name}: {} wins, {} losses, {} draws ({forfeits} lost by forfeit)",
-            wdl.wins, wdl.losses, wdl.draws
+            "{name}: {}, {}, {} ({forfeits} lost by forfeit)",
+            notation::count(wdl.wins, "win"),
+            notation::count_as(wdl.losses, "loss", "losses"),
+            notation::count(wdl.draws, "draw")
         );
     }
     let _ = writeln!(
@@ -747,6 +749,31 @@ mod tests {
         assert_eq!(file.settings, "size 2x2");
         assert_eq!(file.games, vec![g]);
         assert!(ResultsFile::parse("hello\n").is_err());
+    }
+
+    #[test]
+    fn one_win_is_one_win_and_one_loss_one_loss() {
+        let labels = ["a".to_string(), "b".to_string()];
+        let game = GameResult {
+            number: 1,
+            black: Side::A,
+            outcome: Outcome::Win(Color::Black),
+            reason: Reason::Capture,
+            detail: String::new(),
+            moves: 9,
+            time: [0.1, 0.1],
+            longest: [0.1, 0.1],
+            opening: None,
+        };
+        let summary = format_summary(&labels, &[game], None, None);
+        assert!(
+            summary.contains("\nA: 1 win, 0 losses, 0 draws (0 lost by forfeit)\n"),
+            "{summary}"
+        );
+        assert!(
+            summary.contains("\nB: 0 wins, 1 loss, 0 draws (0 lost by forfeit)\n"),
+            "{summary}"
+        );
     }
 
     #[test]
