@@ -186,7 +186,7 @@ fn two_oust_engines_play_twenty_games_and_everything_agrees() {
     let merged = String::from_utf8(merged.stdout).unwrap();
     assert!(merged.contains("games: 20\n"), "{merged}");
     assert!(
-        merged.contains(&format!("A: {}\n", tally(w, l, d))),
+        merged.contains(&format!("A: {} (0 lost by forfeit)\n", tally(w, l, d))),
         "{merged}"
     );
     let twice = Command::new(OUST)
