@@ -17,6 +17,7 @@ use cli::{UsageError, bench, matches, records, serve, solve};
     version,
     about,
     args_conflicts_with_subcommands = true,
+    allow_negative_numbers = true,
     after_help = EXAMPLES
 )]
 struct Cli {
@@ -77,8 +78,16 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
+    let subcommand = cli.command.as_ref().map(|c| match c {
+        Command::Bench(_) => "bench",
+        Command::SgfCheck(_) => "sgf-check",
+        Command::Match(_) => "match",
+        Command::ApImport(_) => "ap-import",
+        Command::ApExport(_) => "ap-export",
+        Command::Solve(_) => "solve",
+    });
+    cli::init_logging(subcommand);
     let (name, outcome) = match &cli.command {
         Some(Command::Bench(args)) => (Some("bench"), bench::run(args)),
         Some(Command::SgfCheck(args)) => (Some("sgf-check"), Ok(records::sgf_check(args))),

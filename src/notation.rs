@@ -9,7 +9,8 @@
 use std::fmt;
 
 use crate::rules::{
-    Color, Geometry, IllegalMove, LayoutItem, Move, Point, Position, Shape, VertexError,
+    Color, Geometry, IllegalMove, LayoutItem, Move, Point, Position, RowLabels, Shape, VertexError,
+    column_letter,
 };
 
 /// Why a move's text was refused.
@@ -71,11 +72,17 @@ impl fmt::Display for MoveTextError {
 
 impl std::error::Error for MoveTextError {}
 
-/// A count and its noun, singular for one: `1 move`, `2 moves`, `0 moves`. The noun takes a plain `s`.
+/// A count and its noun, singular for one: `1 move`, `2 moves`, `0 moves`. The noun takes a plain `s` (see
+/// [`count_as`] for one that does not).
 pub fn count(n: impl std::fmt::Display, noun: &str) -> String {
+    count_as(n, noun, &format!("{noun}s"))
+}
+
+/// A count and its noun, `one` for one and `many` otherwise: `1 loss`, `2 losses`.
+pub fn count_as(n: impl std::fmt::Display, one: &str, many: &str) -> String {
     let n = n.to_string();
-    let plural = if n == "1" { "" } else { "s" };
-    format!("{n} {noun}{plural}")
+    let noun = if n == "1" { one } else { many };
+    format!("{n} {noun}")
 }
 
 /// The name of the pie rule's swap, in every notation.
@@ -159,6 +166,31 @@ impl Notation {
                 Err(CellError::Syntax(t)) => Err(ReadMoveError::NotACell(t)),
                 Err(e) => Err(ReadMoveError::Cell(e)),
             },
+        }
+    }
+
+    /// When `text`, refused in this notation, names a point in the other one: which notation is in force, and the
+    /// point in its names, for the refusal's end. A GTP vertex typed by habit under `notation ap` (or a cell under
+    /// `notation gtp`) is then explained, not just refused: ` (notation ap is in force: Abstract Play's cells; N7 is
+    /// a GTP vertex, the cell g13)`.
+    pub fn other_reading(self, geo: &Geometry, text: &str) -> Option<String> {
+        match self {
+            Notation::AbstractPlay => {
+                let p = geo.parse_vertex(text).ok()?;
+                Some(format!(
+                    " (notation ap is in force: Abstract Play's cells; {} is a GTP vertex, the cell {})",
+                    geo.name(p),
+                    cell_name(geo, p)
+                ))
+            }
+            Notation::Gtp => {
+                let p = parse_cell(geo, text).ok()?;
+                Some(format!(
+                    " (notation gtp is in force: GTP vertices; {} is an Abstract Play cell, the vertex {})",
+                    cell_name(geo, p),
+                    geo.name(p)
+                ))
+            }
         }
     }
 
@@ -435,35 +467,98 @@ pub fn grid_text(pos: &Position) -> String {
     rows.join("\n")
 }
 
-/// The board picture of `showboard`, one line per line of the geometry's [`Layout`](crate::rules::Layout): row
-/// numbers at the left (and at the right on rectangles), column letters, the points, and the last placement in
-/// parentheses. Every line ends with a newline and none with a space.
-pub fn picture(pos: &Position) -> String {
-    let layout = pos.geometry().layout();
+/// The board picture of `showboard` in `notation`, one line per line of the geometry's
+/// [`Layout`](crate::rules::Layout): the points, the last placement in parentheses, and the coordinates. On a
+/// rectangle: column letters above and below (Abstract Play's run from `a` *including* `i`), row numbers on both
+/// sides. On a hexhex board: each row between the names of its first and last points (`A7 . . . N7`, or Abstract
+/// Play's `g1 . . . g13`), and in GTP's notation the letters of the columns that reach the top or bottom row, in
+/// line with their slant. Every line ends with a newline and none with a space.
+pub fn picture(pos: &Position, notation: Notation) -> String {
+    let geo = pos.geometry();
+    let layout = geo.layout();
     let last = match pos.last_move() {
         Some((_, Move::Place(p))) => Some(p),
         _ => None,
     };
-    let mut out = String::new();
+    let label = |x: usize| match notation {
+        Notation::Gtp => column_letter(x),
+        Notation::AbstractPlay => u8::try_from(x).ok().map(|x| char::from(b'a' + x)),
+    };
+    // Each line's row number and its texts at their character columns (which may start left of 0 before the
+    // shift below).
+    type Texts = Vec<(isize, String)>;
+    let mut lines: Vec<(Option<usize>, Texts)> = Vec::new();
     for line in &layout.lines {
-        let mut body = vec![' '; layout.width];
+        let mut texts: Vec<(isize, String)> = Vec::new();
         for &(col, item) in &line.items {
+            let col = col as isize;
             match item {
-                LayoutItem::Label(c) => body[col] = c,
+                // Abstract Play has no names for a hexhex board's slanted columns: the rows' names say it all.
+                LayoutItem::Column(_)
+                    if notation == Notation::AbstractPlay
+                        && layout.row_labels == RowLabels::Names => {}
+                LayoutItem::Column(x) => {
+                    texts.push((col, label(x).map_or_else(String::new, String::from)));
+                }
                 LayoutItem::Point(p) => {
-                    body[col] = stone_char(pos.color_at(p));
+                    let stone = stone_char(pos.color_at(p));
                     if last == Some(p) {
-                        body[col - 1] = '(';
-                        body[col + 1] = ')';
+                        texts.push((col - 1, format!("({stone})")));
+                    } else {
+                        texts.push((col, stone.to_string()));
                     }
                 }
             }
         }
+        let points: Vec<(usize, Point)> = line
+            .items
+            .iter()
+            .filter_map(|&(col, item)| match item {
+                LayoutItem::Point(p) => Some((col, p)),
+                LayoutItem::Column(_) => None,
+            })
+            .collect();
+        if layout.row_labels == RowLabels::Names
+            && let (Some(&(first_col, first)), Some(&(last_col, last))) =
+                (points.first(), points.last())
+        {
+            let name = |p: Point| notation.move_text(geo, Move::Place(p));
+            let first = name(first);
+            texts.push((first_col as isize - 1 - first.len() as isize, first));
+            texts.push((last_col as isize + 2, name(last)));
+        }
+        if !texts.is_empty() {
+            lines.push((line.number, texts));
+        }
+    }
+    // Rows with names start at the left margin; a rectangle's columns stay where the numbers leave them.
+    let shift = match layout.row_labels {
+        RowLabels::Numbers => 0,
+        RowLabels::Names => lines
+            .iter()
+            .flat_map(|(_, texts)| texts.iter().map(|&(col, _)| col))
+            .min()
+            .unwrap_or(0),
+    };
+    let mut out = String::new();
+    for (number, texts) in lines {
+        let mut body: Vec<char> = Vec::new();
+        for (col, text) in texts {
+            let at = (col - shift) as usize;
+            for (i, ch) in text.chars().enumerate() {
+                if body.len() <= at + i {
+                    body.resize(at + i + 1, ' ');
+                }
+                body[at + i] = ch;
+            }
+        }
         let body: String = body.into_iter().collect();
-        let text = match line.number {
-            Some(n) if layout.numbers_right => format!("{n:>2}{body}{n}"),
-            Some(n) => format!("{n:>2}{body}"),
-            None => format!("  {body}"),
+        let text = match (layout.row_labels, number) {
+            (RowLabels::Numbers, Some(n)) => {
+                format!("{n:>2}{body:<width$}{n}", width = layout.width)
+            }
+            (RowLabels::Numbers, None) => format!("  {body}"),
+            (RowLabels::Names, _) => body,
         };
         out.push_str(text.trim_end());
         out.push('\n');
@@ -563,5 +658,7 @@ mod tests {
         );
         assert_eq!(count(1, "move"), "1 move");
         assert_eq!(count(0, "move"), "0 moves");
+        assert_eq!(count_as(1, "loss", "losses"), "1 loss");
+        assert_eq!(count_as(3, "loss", "losses"), "3 losses");
     }
 }

@@ -405,10 +405,25 @@ fn json_records_that_are_not_oust_records_are_refused() {
     );
 }
 
+/// The directory of this test process's scratch files.
+fn scratch_dir() -> PathBuf {
+    std::env::temp_dir().join(format!("oust-ap-{}", std::process::id()))
+}
+
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oust-ap-{}", std::process::id()));
+    let dir = scratch_dir();
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
+}
+
+/// Removes the directory of [`scratch`]'s files when dropped: the test that writes them holds one, so that the
+/// directory goes when the test ends, passed or failed.
+struct RemoveScratch;
+
+impl Drop for RemoveScratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(scratch_dir());
+    }
 }
 
 fn oust(args: &[&str]) -> Output {
@@ -421,6 +436,7 @@ fn text(bytes: &[u8]) -> String {
 
 #[test]
 fn ap_import_and_export_through_the_binary() {
+    let _remove = RemoveScratch;
     let turns = scratch("hand.txt");
     std::fs::write(&turns, HAND_3X3).unwrap();
     let out = oust(&[

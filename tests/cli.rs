@@ -1,5 +1,7 @@
 //! The command line of the `oust` binary: what it prints on stdout and stderr, its errors and its help.
 
+mod common;
+
 use std::process::{Command, Output, Stdio};
 
 const OUST: &str = env!("CARGO_BIN_EXE_oust");
@@ -138,8 +140,7 @@ fn solve_prints_the_value_line_and_costs() {
 
 #[test]
 fn solve_from_an_sgf_position_and_its_errors() {
-    let dir = std::env::temp_dir().join(format!("oust-cli-solve-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::TempDir::new("cli-solve");
     // White to move after B A1 on 2x2: every White move loses.
     let open = dir.join("open.sgf");
     std::fs::write(&open, "(;FF[4]SZ[2];B[ab])").unwrap();
@@ -160,7 +161,7 @@ fn solve_from_an_sgf_position_and_its_errors() {
         text(&out.stderr)
     );
     assert!(text(&out.stdout).is_empty());
-    std::fs::remove_dir_all(&dir).unwrap();
+    drop(dir);
     // A node limit gives unknown, never a guess, and exit status 3.
     let out = run(&["solve", "--size", "4", "--nodes", "100", "--memory-mb", "8"]);
     assert_eq!(out.status.code(), Some(3));
@@ -230,14 +231,13 @@ fn solve_refuses_what_it_cannot_finish_and_never_aborts() {
     );
     // A position whose side to move cannot place: the pass is the best move (the 3x2 position of
     // tests/suites/solve.tst, as an SGF set-up).
-    let dir = std::env::temp_dir().join(format!("oust-cli-solve-pass-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::TempDir::new("cli-solve-pass");
     let pass = dir.join("pass.sgf");
     std::fs::write(&pass, "(;FF[4]SZ[3:2]AB[ca][ab][bb][cb]AW[aa]PL[W])").unwrap();
     let out = run(&["solve", "--sgf", pass.to_str().unwrap(), "--pns"]);
     let pns = text(&out.stdout);
     let out = run(&["solve", "--sgf", pass.to_str().unwrap()]);
-    std::fs::remove_dir_all(&dir).unwrap();
+    drop(dir);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(
@@ -367,4 +367,54 @@ fn solve_an_sgf_record_before_a_given_move() {
     let out = run(&["solve", "--sgf", file, "--move", "0"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("invalid value '0' for '--move <N>'"));
+}
+
+#[test]
+fn a_negative_number_is_refused_for_its_range_and_a_match_of_no_games_is_refused() {
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &[
+                "match",
+                "--black",
+                "x",
+                "--white",
+                "y",
+                "--time-per-move",
+                "-1",
+            ],
+            "error: invalid value '-1' for '--time-per-move <S>': '-1' is not a positive number of seconds",
+        ),
+        (
+            &["match", "--black", "x", "--white", "y", "--grace", "-0.5"],
+            "error: invalid value '-0.5' for '--grace <S>': '-0.5' is not a number of seconds (0 or more)",
+        ),
+        (
+            &["match", "--black", "x", "--white", "y", "--games", "0"],
+            "error: invalid value '0' for '--games <N>': '0' is not a number of games (1 or more)",
+        ),
+        (
+            &["match", "--black", "x", "--white", "y", "--games", "-3"],
+            "error: invalid value '-3' for '--games <N>': '-3' is not a number of games (1 or more)",
+        ),
+        (
+            &["--time-per-move", "-1"],
+            "error: --time-per-move: expected a number from 0 to 1000000, got '-1'",
+        ),
+        (
+            &["solve", "--seconds", "-1"],
+            "error: invalid value '-1' for '--seconds <S>': '-1' is not a positive number of seconds",
+        ),
+    ];
+    for (args, first_line) in cases {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert_eq!(
+            stderr.lines().next(),
+            Some(first_line),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("unexpected argument"), "{stderr}");
+        assert!(out.stdout.is_empty());
+    }
 }

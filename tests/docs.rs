@@ -593,3 +593,137 @@ fn every_transcript_runs_as_shown() {
         failures.join("\n\n")
     );
 }
+
+/// The backquoted words of `text`.
+fn quoted(text: &str) -> BTreeSet<String> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
+}
+
+/// The text of `doc` between `start` and the next `end` after it.
+fn between<'a>(doc: &'a str, start: &str, end: &str) -> &'a str {
+    let from = doc.find(start).unwrap_or_else(|| panic!("no '{start}'")) + start.len();
+    let len = doc[from..]
+        .find(end)
+        .unwrap_or_else(|| panic!("no '{end}' after '{start}'"));
+    &doc[from..from + len]
+}
+
+/// protocol.md lists the commands that follow `notation` twice, in the parameter table and in "Abstract Play's
+/// notation": both lists name exactly the commands whose answers change with it.
+#[test]
+fn the_notation_lists_name_every_command_that_follows_the_notation() {
+    let doc = read("protocol.md");
+    let in_table = quoted(between(&doc, "| `notation` | names of moves in ", ":"));
+    let in_section = quoted(between(
+        &doc,
+        "(or `--set notation=ap` on the command line) makes ",
+        " name moves as Abstract Play does",
+    ));
+    assert_eq!(in_table, in_section);
+    // Each probe is answered twice from the same start, once in each notation; a command follows the notation when
+    // its answer (the probe's last) differs.
+    let probes = [
+        "play w A1",
+        "genmove b",
+        "reg_genmove b",
+        "list_legal",
+        "showboard",
+        "oust-solve 10",
+        "oust-suggest b",
+        "oust-heatmap",
+        "oust-pv",
+        "oust-status",
+        "gogui-rules_legal_moves",
+        "gogui-rules_board",
+        "printsgf",
+        "final_score",
+        "oust-group_sizes",
+    ];
+    let answer = |notation: &str, probe: &str| {
+        let input = format!(
+            "oust-set-param seed 1\noust-set-param playouts 200\noust-set-param threads 1\noust-board hex3\n\
+             oust-setup b ..O/..../..O../.X../X..\noust-set-param notation {notation}\n{probe}\n"
+        );
+        let mut engine = oust::gtp::Engine::new(oust::gtp::Options::default()).unwrap();
+        let mut out = Vec::new();
+        oust::gtp::run(
+            &mut engine,
+            std::io::Cursor::new(input.into_bytes()),
+            &mut out,
+        )
+        .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        text.trim_end().rsplit("\n\n").next().unwrap().to_string()
+    };
+    let follows: BTreeSet<String> = probes
+        .iter()
+        .filter(|probe| answer("gtp", probe) != answer("ap", probe))
+        .map(|probe| probe.split(' ').next().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        in_table, follows,
+        "the lists, and the commands that follow the notation"
+    );
+}
+
+/// The engine's every first token of a `genmove` answer is in protocol.md's grammar of it, `resign` included.
+#[test]
+fn the_documented_genmove_answers_include_resign() {
+    let doc = read("protocol.md");
+    let tokens = quoted(between(
+        &doc,
+        "The first token of a `genmove` response is always ",
+        ".",
+    ));
+    // On 4x4, Black's B2 wins against any defence: White resigns at its second low search.
+    let mut engine = oust::gtp::Engine::new(oust::gtp::Options::default()).unwrap();
+    let mut out = Vec::new();
+    let input =
+        "oust-set-param threads 1\noust-set-param seed 1\noust-set-param resign_threshold 0.3\n\
+                 oust-set-param playouts 3000\nboardsize 4\nplay b B2\ngenmove w\n"
+            .to_string()
+            + &"genmove b\ngenmove w\n".repeat(5);
+    oust::gtp::run(
+        &mut engine,
+        std::io::Cursor::new(input.into_bytes()),
+        &mut out,
+    )
+    .unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("\n= resign\n\n"), "{text}");
+    for token in ["resign", "pass", "swap"] {
+        assert!(tokens.contains(token), "{token} is not among {tokens:?}");
+    }
+}
+
+/// What `oust match` sends to set up a board is what docs/matches.md says, hexhex boards included, and its option
+/// table names every board `--size` takes.
+#[test]
+fn the_referee_s_board_set_up_is_documented_as_sent() {
+    let guide = read("docs/matches.md");
+    let flat = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let section = flat(between(&guide, "## What the engines receive", "\n## "));
+    for command in [
+        "boardsize N",
+        "rectangular_boardsize W H",
+        "oust-board hexS",
+        "boardsize 2S-1",
+        "oust-set-param pie on",
+    ] {
+        assert!(
+            section.contains(&format!("`{command}`")),
+            "docs/matches.md: {command}"
+        );
+    }
+    let size_row = guide
+        .lines()
+        .find(|l| l.starts_with("| `--size N`"))
+        .expect("the match options' --size row");
+    for board in ["--size N", "--size WxH", "--size hexS"] {
+        assert!(size_row.contains(&format!("`{board}`")), "{size_row}");
+    }
+}

@@ -244,10 +244,8 @@ fn games_saved_by_gogui_load_into_the_positions_gogui_showed() {
     }
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oust-test-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(name: &str) -> common::TempDir {
+    common::TempDir::new(&format!("test-{name}"))
 }
 
 #[test]
@@ -291,7 +289,6 @@ fn printsgf_to_a_file_and_loadsgf_back() {
         out.starts_with(&format!("? cannot write '{}': ", bad.display())),
         "{out}"
     );
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]

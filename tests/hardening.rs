@@ -34,13 +34,12 @@ fn nested(depth: usize) -> String {
 /// says what is missing, and deep closed nesting reads.
 #[test]
 fn deeply_nested_variations_are_read_without_a_stack_overflow() {
-    let dir = std::env::temp_dir().join(format!("oust-hardening-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::TempDir::new("hardening");
     let file = dir.join("deep.sgf");
     std::fs::write(&file, "(;".repeat(400_000)).unwrap();
     let input = format!("1 loadsgf {}\n2 name\n", file.display());
     let out = run_binary(&[], input.as_bytes());
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(dir);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),

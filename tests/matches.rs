@@ -15,6 +15,10 @@ use oust::matches::{
 use oust::rules::{Color, Shape, Status};
 use oust::sgf;
 
+mod common;
+
+use common::TempDir;
+
 const OUST: &str = env!("CARGO_BIN_EXE_oust");
 
 /// Arguments that make `oust` answer `genmove` at once, reproducibly: a short single-threaded search.
@@ -29,12 +33,9 @@ fn broken(mode: &str, seed: u64) -> String {
     format!("python3 {} {mode} {}", script.display(), oust(seed))
 }
 
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oust-match-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh scratch directory for one test, removed when the test ends, whether it passes or fails.
+fn scratch(name: &str) -> TempDir {
+    TempDir::new(&format!("match-{name}"))
 }
 
 /// Every game's SGF replays legally through the rules and agrees with its results line.
@@ -60,6 +61,17 @@ fn check_sgfs(dir: &Path, results: &[GameResult], commands: &[String; 2]) {
             assert!(record.get("C").unwrap().contains(&r.detail), "{text}");
         }
     }
+}
+
+/// The summary's words for wins, losses and draws, one of each in the singular: `1 win, 2 losses, 0 draws`.
+fn tally(wins: u64, losses: u64, draws: u64) -> String {
+    let word = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    format!(
+        "{}, {}, {}",
+        word(wins, "win", "wins"),
+        word(losses, "loss", "losses"),
+        word(draws, "draw", "draws")
+    )
 }
 
 fn counts(results: &[GameResult], side: Side) -> (u64, u64, u64) {
@@ -136,15 +148,11 @@ fn two_oust_engines_play_twenty_games_and_everything_agrees() {
     assert_eq!(w + l + d, 20);
     assert!(stdout.contains("games: 20\n"), "{stdout}");
     assert!(
-        stdout.contains(&format!(
-            "A: {w} wins, {l} losses, {d} draws (0 lost by forfeit)"
-        )),
+        stdout.contains(&format!("A: {} (0 lost by forfeit)", tally(w, l, d))),
         "{stdout}"
     );
     assert!(
-        stdout.contains(&format!(
-            "B: {l} wins, {w} losses, {d} draws (0 lost by forfeit)"
-        )),
+        stdout.contains(&format!("B: {} (0 lost by forfeit)", tally(l, w, d))),
         "{stdout}"
     );
     let score = (w as f64 + 0.5 * d as f64) / 20.0;
@@ -153,23 +161,45 @@ fn two_oust_engines_play_twenty_games_and_everything_agrees() {
         "{stdout}"
     );
 
-    // Two shards merge into one summary of twice the games.
+    // The file split in two halves, as two shards would write them, merges into one summary of the same games; the
+    // same file twice is refused (it used to count every game twice).
+    let text = fs::read_to_string(&results_path).unwrap();
+    let half = |first: bool| {
+        let path = dir.join(if first { "half-1.tsv" } else { "half-2.tsv" });
+        let lines: String = text
+            .lines()
+            .filter(|l| match l.split('\t').next().unwrap().parse::<u64>() {
+                Ok(n) => (n <= 10) == first,
+                Err(_) => true,
+            })
+            .map(|l| format!("{l}\n"))
+            .collect();
+        fs::write(&path, lines).unwrap();
+        path
+    };
     let merged = Command::new(OUST)
+        .args(["match", "--merge"])
+        .arg(half(true))
+        .arg(half(false))
+        .output()
+        .unwrap();
+    let merged = String::from_utf8(merged.stdout).unwrap();
+    assert!(merged.contains("games: 20\n"), "{merged}");
+    assert!(
+        merged.contains(&format!("A: {} (0 lost by forfeit)\n", tally(w, l, d))),
+        "{merged}"
+    );
+    let twice = Command::new(OUST)
         .args(["match", "--merge"])
         .arg(&results_path)
         .arg(&results_path)
         .output()
         .unwrap();
-    let merged = String::from_utf8(merged.stdout).unwrap();
-    assert!(merged.contains("games: 40\n"), "{merged}");
+    assert_eq!(twice.status.code(), Some(2));
     assert!(
-        merged.contains(&format!(
-            "A: {} wins, {} losses, {} draws",
-            2 * w,
-            2 * l,
-            2 * d
-        )),
-        "{merged}"
+        String::from_utf8_lossy(&twice.stderr).contains(" is given twice: each file counts once"),
+        "{}",
+        String::from_utf8_lossy(&twice.stderr)
     );
     // A test with a negative elo0, written as SPRT bounds usually are: `--sprt -5,5,...`, not only `--sprt=-5,5,...`.
     let tested = Command::new(OUST)
@@ -188,7 +218,6 @@ fn two_oust_engines_play_twenty_games_and_everything_agrees() {
         tested_out.contains("\nSPRT elo0 -5 elo1 5 alpha 0.05 beta 0.05: LLR "),
         "{tested_out}"
     );
-    let _ = fs::remove_dir_all(&dir);
 }
 
 /// Plays `games` games of the broken engine (A) in `mode` against a sound `oust` (B), colours alternating.
@@ -216,7 +245,6 @@ fn against_broken(
             r.number
         );
     }
-    let _ = fs::remove_dir_all(&dir);
     report.results
 }
 
@@ -274,7 +302,7 @@ fn a_hanging_engine_loses_on_time_and_is_replaced() {
 }
 
 /// A scratch directory for test `name` holding an openings file of the one opening `moves`, and that file.
-fn one_opening(name: &str, moves: &str) -> (PathBuf, PathBuf) {
+fn one_opening(name: &str, moves: &str) -> (TempDir, PathBuf) {
     let dir = scratch(name);
     let openings = dir.join("openings.txt");
     fs::write(&openings, format!("{moves}\n")).unwrap();
@@ -287,7 +315,7 @@ fn under_absolute_time_the_grace_is_for_the_whole_game() {
     // first answer and out of grace with its second; a grace given afresh for every move would accept its late
     // answers to the end of the game. The opening leaves each side three lone stones, so that the broken engine
     // answers at least twice.
-    let (dir, openings) = one_opening("late-openings", "A1 J9 J1 A9 E5 C7");
+    let (_dir, openings) = one_opening("late-openings", "A1 J9 J1 A9 E5 C7");
     let results = against_broken("late", 2, |c| {
         c.board = Shape::square(9);
         c.openings = OpeningSource::File(openings.clone());
@@ -306,20 +334,18 @@ fn under_absolute_time_the_grace_is_for_the_whole_game() {
         assert!(r.longest[late] < 0.05 + 0.2, "{r:?}");
         assert!((r.time[late] - (0.05 + 0.2)).abs() < 1e-3, "{r:?}");
     }
-    let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn ignoring_the_extra_turn_is_a_forfeit() {
     // After B A1, W A2, B G7, W G6, Black (the broken engine) can capture A2 with B1 and must then place again.
-    let (dir, openings) = one_opening("openings", "A1 A2 G7 G6");
+    let (_dir, openings) = one_opening("openings", "A1 A2 G7 G6");
     let results = against_broken("extra-turn", 1, |c| {
         c.openings = OpeningSource::File(openings.clone());
     });
     assert_forfeits(&results, Reason::ExtraTurn, "passed during its extra turn");
     assert_eq!(results[0].moves, 5, "the opening and the capture");
     assert_eq!(results[0].opening, Some(0));
-    let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -454,7 +480,6 @@ fn an_interrupt_abandons_the_game_in_progress() {
     sgf::replay(&sgf::parse(&text).unwrap(), None).unwrap();
     let file = ResultsFile::parse(&fs::read_to_string(dir.join("results.tsv")).unwrap()).unwrap();
     assert!(file.games.is_empty());
-    let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -507,7 +532,6 @@ fn a_time_per_move_is_used_nearly_in_full_and_never_lost_on() {
             "engine {side:?}: longest answer {longest} s\n{stdout}"
         );
     }
-    let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -542,7 +566,6 @@ fn an_engine_that_does_not_start_says_why_from_its_stderr() {
         )),
         "{stderr}"
     );
-    let _ = fs::remove_dir_all(&dir);
 
     // A command that is not on PATH: sh's "not found", without --log-dir.
     let config = MatchConfig::new("oust-no-such-engine --seed 1", &oust(2), 1);
@@ -612,7 +635,6 @@ fn a_second_match_refuses_to_mix_its_outputs_with_the_first_unless_told_to_overw
     assert!(!logs.join("game-0003-white.log").exists());
     let file = ResultsFile::parse(&fs::read_to_string(&results).unwrap()).unwrap();
     assert_eq!(file.games.len(), 1);
-    let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -670,7 +692,6 @@ fn merging_shards_whose_engines_differ_only_in_their_seeds_gives_no_warning() {
         stderr.contains("is a match of other engines") && stderr.contains("other.tsv"),
         "{stderr}"
     );
-    let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -870,10 +891,8 @@ fn recorded_games(dir: &Path) -> Vec<(String, String)> {
 
 #[test]
 fn shards_run_by_gnu_parallel_play_the_games_of_one_long_match() {
-    if Command::new("parallel").arg("--version").output().is_err() {
-        eprintln!(
-            "skipped: GNU parallel is not installed (apt-get install parallel; .ci/run installs it)"
-        );
+    let installed = Command::new("parallel").arg("--version").output().is_ok();
+    if !common::needs_tool("GNU parallel", installed, "OUST_TEST_SKIP_PARALLEL") {
         return;
     }
     let dir = scratch("shards");
@@ -1116,10 +1135,9 @@ fn a_pie_match_between_two_engines_credits_the_colours_after_the_swap() {
     );
     let (w, l, d) = counts(&results, Side::A);
     assert!(
-        stdout.contains(&format!("A: {w} wins, {l} losses, {d} draws")),
+        stdout.contains(&format!("A: {}", tally(w, l, d))),
         "{stdout}"
     );
-    let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -1144,4 +1162,175 @@ fn a_swap_at_the_wrong_time_is_a_forfeit() {
     );
     assert!(!results[1].reason.is_forfeit(), "{:?}", results[1]);
     assert_eq!(results[1].black, Side::A, "{:?}", results[1]);
+}
+
+#[test]
+fn merging_a_file_or_a_shard_twice_is_refused_naming_them() {
+    let dir = scratch("merge-twice");
+    let labels = ["oust --seed 1".to_string(), "oust --seed 2".to_string()];
+    let line = |n: u64| format!("{n}\tA\tB\tB+\tcapture\t9\t0.1\t0.1\t0.1\t0.1\t-\t\n");
+    let write = |name: &str, settings: &str, games: std::ops::RangeInclusive<u64>| {
+        let path = dir.join(name);
+        let mut text = results_header(&labels, settings);
+        for n in games {
+            text.push_str(&line(n));
+        }
+        fs::write(&path, text).unwrap();
+        path
+    };
+    let shard1 = write("shard-1.tsv", "size 7x7, games 4, seed 7", 1..=4);
+    let shard2 = write(
+        "shard-2.tsv",
+        "size 7x7, games 4, seed 7, games 5 to 8",
+        5..=8,
+    );
+    let merge = |files: &[&Path]| {
+        Command::new(OUST)
+            .args(["match", "--merge"])
+            .args(files)
+            .output()
+            .unwrap()
+    };
+    let out = merge(&[&shard1, &shard2]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("games: 8\n"));
+    // The same file twice, by one name or by two: refused, nothing counted (it used to say games: 8 from 4).
+    for second in [shard1.clone(), dir.join(".").join("shard-1.tsv")] {
+        let out = merge(&[&shard1, &second]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(out.stdout.is_empty());
+        let named = if second.as_os_str() == shard1.as_os_str() {
+            format!("{} is given twice", shard1.display())
+        } else {
+            format!(
+                "{} and {} are the same file",
+                shard1.display(),
+                second.display()
+            )
+        };
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("oust match: {named}: each file counts once\n")
+        );
+    }
+    // The same shard twice, as a copy: the same games of one match.
+    let copy = dir.join("copy.tsv");
+    fs::copy(&shard2, &copy).unwrap();
+    let out = merge(&[&shard1, &shard2, &copy]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "oust match: {} and {} hold the same 4 games of one match (5, 6, 7, 8): the same shard twice?; each \
+             game counts once: merge every shard's file once\n",
+            shard2.display(),
+            copy.display()
+        )
+    );
+    // Another match may number its games as this one does.
+    let other = write("other.tsv", "size 7x7, games 4, seed 8", 1..=4);
+    let out = merge(&[&shard1, &other]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("games: 8\n"));
+}
+
+#[test]
+fn a_scratch_directory_is_removed_even_when_its_test_fails() {
+    let mut path = PathBuf::new();
+    let failed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let dir = scratch("failing");
+        path = dir.to_path_buf();
+        fs::write(dir.join("results.tsv"), "#\n").unwrap();
+        assert!(path.exists());
+        panic!("a failing test");
+    }));
+    assert!(failed.is_err());
+    assert!(
+        !path.as_os_str().is_empty() && !path.exists(),
+        "{} is left behind",
+        path.display()
+    );
+}
+
+#[test]
+fn a_missing_gnu_parallel_fails_the_shard_test_unless_skipping_is_allowed() {
+    assert!(common::needs_tool(
+        "GNU parallel",
+        true,
+        "OUST_TEST_NO_SUCH_VARIABLE"
+    ));
+    let refused = std::panic::catch_unwind(|| {
+        common::needs_tool("GNU parallel", false, "OUST_TEST_NO_SUCH_VARIABLE")
+    });
+    let message = *refused.unwrap_err().downcast::<String>().unwrap();
+    assert_eq!(
+        message,
+        "GNU parallel is not installed: install it (.ci/run does), or set OUST_TEST_NO_SUCH_VARIABLE=1 to skip \
+         this test"
+    );
+    // A set variable (PATH always is) allows the skip.
+    assert!(!common::needs_tool("GNU parallel", false, "PATH"));
+}
+
+#[test]
+fn a_match_writes_its_warnings_in_the_style_of_its_other_messages() {
+    let dir = scratch("style");
+    let results = dir.join("results.tsv");
+    fs::write(&results, "old\n").unwrap();
+    let out = Command::new(OUST)
+        .args(["match", "--black", &oust(1), "--white", &oust(2)])
+        .args(["--games", "1", "--size", "4", "--overwrite", "--results"])
+        .arg(&results)
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stderr}");
+    // Once '[2026-12-01T21:34:11Z WARN  oust::matches::runner] --overwrite: replacing ...' among plain lines.
+    assert_eq!(
+        stderr.lines().next(),
+        Some(
+            format!(
+                "oust match: warning: --overwrite: replacing {}",
+                results.display()
+            )
+            .as_str()
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr
+            .lines()
+            .all(|l| !l.starts_with('[') && !l.contains(" WARN ")),
+        "{stderr}"
+    );
+    // The merge's warning too.
+    let other = dir.join("other.tsv");
+    fs::write(
+        &other,
+        results_header(
+            &["x".to_string(), "y".to_string()],
+            "size 4x4, games 1, seed 3",
+        ),
+    )
+    .unwrap();
+    let out = Command::new(OUST)
+        .args(["match", "--merge"])
+        .arg(&results)
+        .arg(&other)
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.starts_with(&format!(
+            "oust match: warning: {} is a match of other engines",
+            other.display()
+        )),
+        "{stderr}"
+    );
 }

@@ -267,7 +267,10 @@ fn swap_maps() {
                 g.len(),
                 started.elapsed().as_secs_f64()
             );
-            println!("{}", oust::notation::picture(&pos).replace('X', "S"));
+            println!(
+                "{}",
+                oust::notation::picture(&pos, oust::notation::Notation::Gtp).replace('X', "S")
+            );
         }
     }
 }

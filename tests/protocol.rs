@@ -45,25 +45,27 @@ fn hexhex_showboard_is_a_hexagon_with_its_coordinates() {
         b"oust-board hex7\nplay b G7\nplay w A1\nplay b N13\nplay w N7\nplay b A7\nshowboard\n",
     );
     let diagram = out.rsplit("=\n\n").next().unwrap();
+    // Each row between the names of its first and last cells; the letters of the columns that reach the top or
+    // the bottom row stand in line with their slant, and no letter stands beside a row that lacks its column.
     assert_eq!(
         diagram,
         concat!(
             "=\n",
-            "              G H J K L M N\n",
-            "13           F . . . . . . X\n",
-            "12          E . . . . . . . .\n",
-            "11         D . . . . . . . . .\n",
-            "10        C . . . . . . . . . .\n",
-            " 9       B . . . . . . . . . . .\n",
-            " 8      A . . . . . . . . . . . .\n",
-            " 7      (X). . . . . X . . . . . O\n",
-            " 6        . . . . . . . . . . . . N\n",
-            " 5         . . . . . . . . . . . M\n",
-            " 4          . . . . . . . . . . L\n",
-            " 3           . . . . . . . . . K\n",
-            " 2            . . . . . . . . J\n",
-            " 1             O . . . . . . H\n",
-            "                A B C D E F G\n",
+            "        G H J K L M N\n",
+            "     G13 . . . . . . X N13\n",
+            "    F12 . . . . . . . . N12\n",
+            "   E11 . . . . . . . . . N11\n",
+            "  D10 . . . . . . . . . . N10\n",
+            "  C9 . . . . . . . . . . . N9\n",
+            " B8 . . . . . . . . . . . . N8\n",
+            "A7(X). . . . . X . . . . . O N7\n",
+            " A6 . . . . . . . . . . . . M6\n",
+            "  A5 . . . . . . . . . . . L5\n",
+            "   A4 . . . . . . . . . . K4\n",
+            "    A3 . . . . . . . . . J3\n",
+            "     A2 . . . . . . . . H2\n",
+            "      A1 O . . . . . . G1\n",
+            "          A B C D E F G\n",
             "white to move\n",
             "stones: black 3, white 2; captured: by black 0, by white 0\n",
             "last move: black A7\n",
@@ -73,9 +75,56 @@ fn hexhex_showboard_is_a_hexagon_with_its_coordinates() {
     // Side 2, the smallest: the last placement in parentheses at the end of its row.
     let out = transcript(b"oust-board hex2\nplay b C2\nshowboard\n");
     assert!(
-        out.contains("=\n    B C\n 3 A . .\n 2  . .(X)\n 1   . . C\n      A B\nwhite to move\n"),
+        out.contains("=\n   B C\n B3 . . C3\nA2 . .(X)C2\n A1 . . B1\n     A B\nwhite to move\n"),
         "{out}"
     );
+}
+
+#[test]
+fn hexhex_showboard_names_a_placement_where_it_stands() {
+    // The stone of `play b D10` stands right after the name D10, and the row's letters name cells it has: the old
+    // diagram showed it after a `C`, and `play b C10` is off the board.
+    let out = transcript(b"oust-board hex7\nplay b D10\nshowboard\nplay w C10\n");
+    assert!(out.contains("\n  D10(X). . . . . . . . . N10\n"), "{out}");
+    assert!(out.ends_with("? illegal move: C10 is off the hex7 board: GoGui's 13x13 rhombus has it, but the hexagon does not\n\n"), "{out}");
+    for line in out.lines().filter(|l| l.contains(" . ")) {
+        let first = line.split_whitespace().next().unwrap();
+        let name = first.split('(').next().unwrap();
+        assert!(
+            transcript(format!("oust-board hex7\nplay b {name}\n").as_bytes())
+                .ends_with("=\n\n=\n\n"),
+            "{name} in {line}"
+        );
+    }
+}
+
+#[test]
+fn showboard_follows_abstract_play_notation() {
+    // Abstract Play's rows, lettered from a at the bottom, each between its first and last cell; no GTP letters.
+    let out = transcript(
+        b"oust-board hex3\noust-set-param notation ap\nplay b c5\nplay w a3\nshowboard\n",
+    );
+    let diagram = out.rsplit("=\n\n").next().unwrap();
+    assert_eq!(
+        diagram,
+        concat!(
+            "=\n",
+            "  e1 . . . e3\n",
+            " d1 . . . . d4\n",
+            "c1 . . . . X c5\n",
+            " b1 . . . . b4\n",
+            "  a1 . .(O)a3\n",
+            "black to move\n",
+            "stones: black 1, white 1; captured: by black 0, by white 0\n",
+            "last move: white a3\n",
+            "result: none (game in progress)\n\n",
+        )
+    );
+    // On a square board Abstract Play's column letters include i: its j is GTP's K.
+    let out = transcript(b"boardsize 11\noust-set-param notation ap\nplay b j5\nshowboard\n");
+    assert!(out.contains("\n   a b c d e f g h i j k\n"), "{out}");
+    assert!(out.contains("\n 5 . . . . . . . . .(X). 5\n"), "{out}");
+    assert!(out.contains("last move: black j5\n"), "{out}");
 }
 
 #[test]
@@ -410,4 +459,27 @@ fn binary_starts_on_nine_by_nine_and_accepts_a_size_flag() {
     let out = run_binary(&["--size", "5x3"], b"list_legal\n", &[]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text.split_whitespace().count(), 1 + 15);
+}
+
+#[test]
+fn a_name_valid_only_in_the_other_notation_says_which_notation_is_in_force() {
+    let out = transcript(
+        b"oust-board hex7\noust-set-param notation ap\nplay b N7\nplay b z5\n\
+          oust-set-param notation gtp\nplay w m1\nplay w A13\n\
+          boardsize 11\nplay b i5\noust-set-param notation ap\nplay b L5\noust-status\n",
+    );
+    assert_eq!(
+        out,
+        "=\n\n=\n\n\
+         ? illegal move: n7 is off the board: the hexagon of side 7 has rows a to m (notation ap is in force: Abstract Play's cells; N7 is a GTP vertex, the cell g13)\n\n\
+         ? illegal move: z5 is off the board: the hexagon of side 7 has rows a to m\n\n\
+         =\n\n\
+         ? illegal move: M1 is off the hex7 board: GoGui's 13x13 rhombus has it, but the hexagon does not (notation gtp is in force: GTP vertices; m1 is an Abstract Play cell, the vertex G13)\n\n\
+         ? illegal move: A13 is off the hex7 board: GoGui's 13x13 rhombus has it, but the hexagon does not\n\n\
+         =\n\n\
+         ? syntax error: expected a vertex such as D4, or pass, got 'i5': there is no column I (the columns skip it, as in Go: H, J) (notation gtp is in force: GTP vertices; i5 is an Abstract Play cell, the vertex J5)\n\n\
+         =\n\n\
+         ? illegal move: l5 is off the board: the 11x11 board has columns a to k and rows 1 to 11 (notation ap is in force: Abstract Play's cells; L5 is a GTP vertex, the cell k5)\n\n\
+         = to-move b extra-turn no must-pass no stones-b 0 stones-w 0 captured-b 0 captured-w 0 placements 0 result none\n\n"
+    );
 }

@@ -10,6 +10,8 @@
 //! it goes; `match_soak` runs a 24-game match and counts the file descriptors, threads and processes left over.
 //! Both need nothing but the project (and Linux's /proc).
 
+mod common;
+
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -383,8 +385,7 @@ fn env_count(name: &str, default: u64) -> u64 {
 fn engine_soak() {
     let total = env_count("OUST_SOAK_COMMANDS", 1_000_000);
     let warm_up = (total / 10).max(1000);
-    let dir = std::env::temp_dir().join(format!("oust-soak-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::TempDir::new("soak");
     let mut s = Session::start();
     let mut rng = Rng::new(2026);
     let mut board = Shape::square(9);
@@ -427,7 +428,7 @@ fn engine_soak() {
     let id = s.send("quit");
     s.response(id, "quit");
     let status = s.child.wait().unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(dir);
     eprintln!(
         "engine soak: {} commands ({} answered '?', {} analysis lines) in {elapsed:.0} s, {:.0} commands/s; \
          projected for 10^6: {:.0} s",
@@ -484,14 +485,13 @@ fn match_soak() {
     let games = env_count("OUST_SOAK_GAMES", 24);
     let marker = format!("OUST_SOAK_MATCH={}", std::process::id());
     let engine = format!("{marker} {OUST}");
-    let dir = std::env::temp_dir().join(format!("oust-match-soak-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::TempDir::new("match-soak");
     let mut config = MatchConfig::new(&engine, &engine, games);
     config.board = Shape::square(7);
     config.time = TimeControl::new(Some(0.1), None, 0.2, 30.0);
     config.concurrency = 2;
     config.results = Some(dir.join("results.tsv"));
-    config.sgf_dir = Some(dir.clone());
+    config.sgf_dir = Some(dir.to_path_buf());
     let me = std::process::id();
     let fds = || count_dir("/proc/self/fd");
     let threads = || count_dir("/proc/self/task");
@@ -534,7 +534,7 @@ fn match_soak() {
     done.store(true, Ordering::SeqCst);
     let ((most_fds, most_threads, most_engines, peak_rss, peak_engine_rss), engine_processes) =
         sampler.join().unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(dir);
     let forfeits: Vec<String> = report
         .results
         .iter()

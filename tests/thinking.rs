@@ -433,3 +433,153 @@ fn every_analyze_command_answers_on_a_finished_game() {
         }
     }
 }
+
+#[test]
+fn analysis_reports_at_most_maxmoves_moves_as_kata_analyze_does() {
+    let mut e = engine();
+    let input = Slow {
+        chunks: vec![
+            (
+                Duration::ZERO,
+                b"boardsize 7\n1 oust-analyze b 5 maxmoves 2\n".to_vec(),
+            ),
+            (
+                Duration::from_millis(400),
+                b"2 oust-analyze interval 5 maxmoves 1\n".to_vec(),
+            ),
+            (
+                Duration::from_millis(300),
+                b"3 oust-analyze maxmoves 0\n4 oust-analyze b maxmoves\n5 oust-analyze b 5 depth 3\n\
+                  6 oust-analyze interval 5 interval 6\n7 oust-analyze maxmoves 2 maxmoves 3\n8 name\n"
+                    .to_vec(),
+            ),
+        ],
+        current: Cursor::new(Vec::new()),
+    };
+    let mut out = Vec::new();
+    gtp::run(&mut e, std::io::BufReader::new(input), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let stream = |id: &str| -> Vec<String> {
+        let start = text.find(&format!("={id}\n")).expect("the stream's header") + 3;
+        let end = start + text[start..].find("\n\n").unwrap();
+        text[start..end].lines().map(str::to_string).collect()
+    };
+    let entries = |line: &str| line.matches("info move ").count();
+    let two = stream("1");
+    assert!(two.len() >= 2, "{text}");
+    // 49 points, so every line after the first few milliseconds has searched more than two moves.
+    assert!(two.iter().all(|l| entries(l) <= 2), "{text}");
+    assert!(two.iter().any(|l| entries(l) == 2), "{text}");
+    assert!(two.iter().all(|l| l.contains(" order 0 ")), "{text}");
+    let one = stream("2");
+    assert!(
+        !one.is_empty() && one.iter().all(|l| entries(l) == 1),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(
+            "?3 syntax error: maxmoves must be a whole number from 1 to 10000, got '0'\n\n\
+             ?4 syntax error: maxmoves needs a value\n\n\
+             ?5 syntax error: unexpected 'depth': oust-analyze takes [COLOR] [INTERVAL], then interval CENTISECONDS and maxmoves N\n\n\
+             ?6 syntax error: interval is given twice\n\n\
+             ?7 syntax error: maxmoves is given twice\n\n\
+             =8 oust\n\n"
+        ),
+        "{text}"
+    );
+}
+
+/// An engine whose searches are the same every run: one thread and a playout limit (and a seed, set by the
+/// first command sent: see [`SEED`]).
+fn fixed_engine() -> Engine {
+    Engine::new(Options {
+        settings: Settings {
+            threads: 1,
+            playouts: 300,
+            ..Settings::default()
+        },
+        ..Options::default()
+    })
+    .unwrap()
+}
+
+const SEED: &str = "oust-set-param seed 5\n";
+
+#[test]
+fn suggest_answers_the_best_move_its_win_rate_visits_and_variation_in_one_response() {
+    let mut e = fixed_engine();
+    let out = send(
+        &mut e,
+        &format!("{SEED}boardsize 5\n1 oust-suggest b\n2 oust-status\n"),
+    );
+    let re = Regex::new(
+        r"\A=\n\n=\n\n=1 move ([A-HJ-Z]\d+) visits (\d+) winrate [01]\.\d{4} pv b ([A-HJ-Z]\d+)( [bw] [A-HJ-Z]\d+)*\n\n=2 (.*)\n\n\z",
+    )
+    .unwrap();
+    let caps = re.captures(&out).unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(caps[1], caps[3], "the variation starts with the move");
+    assert!(caps[2].parse::<u32>().unwrap() > 0, "{out}");
+    assert!(
+        caps[5].starts_with("to-move b ") && caps[5].ends_with(" placements 0 result none"),
+        "nothing is played: {out}"
+    );
+    // The same search from the same seed, with play: the move is played and what it did follows `played`.
+    let mut e = fixed_engine();
+    let played = send(
+        &mut e,
+        &format!("{SEED}boardsize 5\n1 oust-suggest b play\n2 oust-status\n"),
+    );
+    let suggested = out.lines().nth(4).unwrap().strip_prefix("=1 ").unwrap();
+    let (head, pv) = suggested.split_once(" pv ").unwrap();
+    assert!(
+        played.contains(&format!("{head} played pv {pv}\n\n")),
+        "{played}\n{out}"
+    );
+    assert!(
+        played.contains("=2 to-move w ") && played.contains(" placements 1 "),
+        "{played}"
+    );
+    let board = send(&mut e, "showboard\n");
+    assert!(
+        board.contains(&format!("last move: black {}\n", &caps[1])),
+        "{board}"
+    );
+    // A capture: its report after `played`, and the solver's proof; Abstract Play's names with notation ap.
+    let out = send(
+        &mut e,
+        "oust-set-param notation ap\nrectangular_boardsize 4 2\noust-setup b XO../...O\n3 oust-suggest b play\n4 oust-suggest w\n\
+         5 oust-suggest b x\n6 oust-suggest b play\n",
+    );
+    assert!(
+        out.contains(
+            "=3 move a1 visits 0 winrate 1.0000 proof win played capture 1 extra-turn pv b a1 "
+        ),
+        "{out}"
+    );
+    assert!(
+        out.ends_with(
+            "?4 black is to move: extra turn after a capture\n\n\
+             ?5 syntax error: expected play (to play the move) or nothing after the colour, got 'x'\n\n\
+             =6 move c1 visits 0 winrate 1.0000 proof win played pv b c1 w d2 w b1 b b2 b c2\n\n"
+        ),
+        "{out}"
+    );
+    // After the end, as genmove; a forced pass is not searched.
+    let out = send(
+        &mut e,
+        "oust-set-param notation gtp\noust-setup b XO../....\nplay b A1\n7 oust-suggest w\n\
+         oust-board hex3\noust-setup w XO./XX.O/XX.OX/X.XO/O.O\n8 oust-suggest w\n9 oust-suggest w play\n",
+    );
+    assert!(
+        out.contains(
+            "\n?7 illegal move: the game is over: B+ (black captured every white stone)\n\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.ends_with(
+            "=8 move pass visits 0 pv w pass\n\n=9 move pass visits 0 played pv w pass\n\n"
+        ),
+        "{out}"
+    );
+}

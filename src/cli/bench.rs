@@ -8,8 +8,9 @@ use oust::rules::Shape;
 
 use super::{Outcome, UsageError, parse_seconds, parse_size};
 
-/// The options of `oust bench`.
+/// The options of `oust bench` (negative numbers are values, refused for their range).
 #[derive(Args, Debug)]
+#[command(allow_negative_numbers = true)]
 pub struct BenchArgs {
     /// Seconds per workload (the MCTS workloads take twice that: a first search warms their tree up)
     #[arg(long, default_value_t = 2.0, value_parser = parse_seconds)]

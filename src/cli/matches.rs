@@ -15,8 +15,10 @@ use super::{
     print_out,
 };
 
-/// The options of `oust match`.
+/// The options of `oust match`. A negative number is read as a value, so that `--time-per-move -1` is refused for
+/// its range rather than taken for an unknown flag.
 #[derive(Args, Debug)]
+#[command(allow_negative_numbers = true)]
 pub struct MatchArgs {
     /// Shell command that starts engine A, Black in the first game
     #[arg(long, value_name = "CMD", required_unless_present = "merge")]
@@ -25,7 +27,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "CMD", required_unless_present = "merge")]
     pub white: Option<String>,
     /// Games to play
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = parse_games)]
     pub games: u64,
     /// Board: N for N x N, WxH, or hexS for the hexhex board of side S
     #[arg(long, value_name = "N|WxH|hexS", default_value = "9", value_parser = parse_size)]
@@ -110,6 +112,14 @@ pub fn run(args: &MatchArgs) -> Outcome {
     }
 }
 
+/// A number of games, 1 or more.
+fn parse_games(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("'{s}' is not a number of games (1 or more)")),
+    }
+}
+
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     let bad = || format!("'{s}' is not K/N with 1 <= K <= N, for example 2/4");
     let (k, n) = s.split_once('/').ok_or_else(bad)?;
@@ -143,10 +153,11 @@ fn parse_sprt(s: &str) -> Result<Sprt, String> {
     }
 }
 
-/// `oust match --merge`: the summary of several results files.
+/// `oust match --merge`: the summary of several results files, each file and each game counted once.
 fn merge(files: &[PathBuf], sprt: Option<&Sprt>) -> ExitCode {
     let mut labels: Option<[String; 2]> = None;
-    let mut games = Vec::new();
+    let mut read: Vec<(String, ResultsFile)> = Vec::new();
+    let mut canonical: Vec<PathBuf> = Vec::new();
     for path in files {
         let file = match std::fs::read_to_string(path)
             .map_err(|e| e.to_string())
@@ -169,8 +180,32 @@ fn merge(files: &[PathBuf], sprt: Option<&Sprt>) -> ExitCode {
             ),
             Some(_) => {}
         }
-        games.extend(file.games);
+        // The same file twice, under one name or two (`a.tsv`, `./a.tsv`, a link).
+        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        if let Some(i) = canonical.iter().position(|c| *c == real) {
+            let first = &files[i];
+            let names = if first.as_os_str() == path.as_os_str() {
+                format!("{} is given twice", path.display())
+            } else {
+                format!(
+                    "{} and {} are the same file",
+                    first.display(),
+                    path.display()
+                )
+            };
+            eprintln!("oust match: {names}: each file counts once");
+            return ExitCode::from(2);
+        }
+        canonical.push(real);
+        read.push((path.display().to_string(), file));
     }
+    let games = match matches::merge_results(&read) {
+        Ok(games) => games,
+        Err(e) => {
+            eprintln!("oust match: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let labels = labels.unwrap_or_default();
     let text = format!(
         "files: {}\n{}",

@@ -46,6 +46,39 @@ pub fn parse_nonnegative(s: &str) -> Result<f64, String> {
     }
 }
 
+/// Starts logging to stderr (`RUST_LOG`, warnings and errors by default). Warnings and errors read as the program's
+/// other messages do, `oust match: warning: ...` (`oust: warning: ...` for the engine), so that a subcommand's
+/// stderr has one style; the diagnostics asked for with `RUST_LOG` (info, debug, trace) keep their time, level and
+/// module.
+pub fn init_logging(subcommand: Option<&'static str>) {
+    let program = match subcommand {
+        Some(name) => format!("oust {name}"),
+        None => "oust".to_string(),
+    };
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .format(move |buf, record| {
+            let level = record.level();
+            match level {
+                log::Level::Error | log::Level::Warn => {
+                    let word = if level == log::Level::Error {
+                        "error"
+                    } else {
+                        "warning"
+                    };
+                    writeln!(buf, "{program}: {word}: {}", record.args())
+                }
+                _ => writeln!(
+                    buf,
+                    "[{} {level:<5} {}] {}",
+                    buf.timestamp(),
+                    record.target(),
+                    record.args()
+                ),
+            }
+        })
+        .init();
+}
+
 /// A flag that Ctrl-C or SIGTERM sets: the first signal asks the work to stop, a second exits at once.
 pub fn interrupt_flag() -> Arc<AtomicBool> {
     let interrupt = Arc::new(AtomicBool::new(false));

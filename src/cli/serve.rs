@@ -10,7 +10,8 @@ use oust::rules::Shape;
 
 use super::{Outcome, UsageError, clock_seed, parse_size};
 
-/// The engine's flags, given before any subcommand: `oust --size hex7 --playouts 2000`.
+/// The engine's flags, given before any subcommand: `oust --size hex7 --playouts 2000`. A negative number is read
+/// as a value (`--time-per-move -1` is refused for its range, not taken for a flag).
 #[derive(Args, Debug)]
 pub struct EngineArgs {
     /// Seed for every random choice; the same seed and commands give the same answers [default: from the clock]

@@ -11,8 +11,9 @@ use oust::{sgf, solve};
 
 use super::{Outcome, UsageError, interrupt_flag, parse_seconds, parse_size, print_out};
 
-/// The options of `oust solve`.
+/// The options of `oust solve` (negative numbers are values, refused for their range).
 #[derive(Args, Debug)]
+#[command(allow_negative_numbers = true)]
 pub struct SolveArgs {
     /// The empty board to solve: N for N x N, WxH, or hexS
     #[arg(long, value_name = "N|WxH|hexS", default_value = "3", value_parser = parse_size, conflicts_with = "sgf")]

@@ -17,15 +17,20 @@ pub fn color(token: &str) -> Result<Color, GtpError> {
 
 /// A move on the board of `geo` in `notation`: a vertex such as `D4` (GTP's) or a cell such as `d4` (Abstract
 /// Play's), or `pass`. A well-formed vertex or cell off the board is an illegal move.
+///
+/// A text refused in `notation` that names a point in the other notation is refused with a word on the notation in
+/// force (see [`Notation::other_reading`]).
 pub fn mv(geo: &Geometry, notation: Notation, token: &str) -> Result<Move, GtpError> {
-    match notation.read_move(geo, token) {
-        Ok(m) => Ok(m),
-        Err(ReadMoveError::Gtp(MoveTextError::OffBoard(illegal))) => {
-            Err(GtpError::Illegal(illegal))
-        }
-        Err(ReadMoveError::Cell(e)) => Err(GtpError::Failed(format!("illegal move: {e}"))),
-        Err(e) => Err(syntax(e.to_string())),
-    }
+    let err = match notation.read_move(geo, token) {
+        Ok(m) => return Ok(m),
+        Err(ReadMoveError::Gtp(MoveTextError::OffBoard(illegal))) => GtpError::Illegal(illegal),
+        Err(ReadMoveError::Cell(e)) => GtpError::Failed(format!("illegal move: {e}")),
+        Err(e) => syntax(e.to_string()),
+    };
+    Err(match notation.other_reading(geo, token) {
+        Some(hint) => GtpError::Failed(format!("{err}{hint}")),
+        None => err,
+    })
 }
 
 /// A whole number used as a size (`what` names it in the error).

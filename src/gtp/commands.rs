@@ -297,10 +297,17 @@ pub static COMMANDS: &[CommandSpec] = &[
     ),
     command!(
         "oust-analyze",
-        "[COLOR] [INTERVAL]",
-        0..=2,
+        "[COLOR] [INTERVAL] [interval CENTISECONDS] [maxmoves N]",
+        0..=6,
         "stream the search until the next command",
         think::analyze
+    ),
+    command!(
+        "oust-suggest",
+        "COLOR [play]",
+        1..=2,
+        "search: the best move, its win rate, visits and variation; played with play",
+        think::suggest
     ),
     command!(
         "oust-heatmap",
@@ -371,6 +378,11 @@ const ALIASES: &[(&str, &str)] = &[
     ("savesgf", "printsgf"),
     ("lz-analyze", "oust-analyze"),
     ("analyze", "oust-analyze"),
+    ("kata-analyze", "oust-analyze"),
+    ("genmove_analyze", "oust-suggest"),
+    ("lz-genmove_analyze", "oust-suggest"),
+    ("kata-genmove_analyze", "oust-suggest"),
+    ("suggest", "oust-suggest"),
     ("params", "oust-list-params"),
     ("set", "oust-set-param"),
     ("get", "oust-get-param"),

@@ -53,7 +53,7 @@ pub fn reply_text(reply: &Reply, reports: bool) -> String {
             }
         }
         Reply::Generated { name, .. } => name.clone(),
-        Reply::Played(_) | Reply::Stream(_) | Reply::Quit => String::new(),
+        Reply::Played(_) | Reply::Stream { .. } | Reply::Quit => String::new(),
     }
 }
 
@@ -129,9 +129,9 @@ fn yes_no(b: bool) -> &'static str {
 
 /// The board diagram of `showboard`: the board picture (coordinates, `X` black, `O` white, `.` empty, the last
 /// placement in parentheses; see [`picture`]), then the side to move, stone counts, last move and result.
-pub fn board_diagram(pos: &Position) -> String {
+pub fn board_diagram(pos: &Position, notation: Notation) -> String {
     let mut out = String::from("\n");
-    out.push_str(&picture(pos));
+    out.push_str(&picture(pos, notation));
     let status = pos.status();
     let turn = match status {
         Status::Over(_) => "game over".to_string(),
@@ -155,7 +155,7 @@ pub fn board_diagram(pos: &Position) -> String {
         pos.captured_by(Color::White)
     );
     let last_text = match pos.last_move() {
-        Some((c, mv)) => format!("{c} {}", move_name(pos, mv)),
+        Some((c, mv)) => format!("{c} {}", notation.move_text(pos.geometry(), mv)),
         None => "none".to_string(),
     };
     let _ = writeln!(out, "last move: {last_text}");
@@ -178,10 +178,67 @@ pub fn board_diagram(pos: &Position) -> String {
     out
 }
 
-/// One line of `oust-analyze` output: an `info` entry per searched root move, the move to be played first.
-pub fn info_line(pos: &Position, info: &crate::search::RootInfo) -> String {
+/// The answer of `oust-suggest`: `move MOVE visits N winrate W [proof win|loss|draw] [played [REPORT]] pv C MOVE
+/// ...`, moves in `notation`. `stats` is the search's view of the move (none for a move that was not searched, a
+/// forced pass or the only legal move: then `visits 0`, no win rate, and the move alone as the variation);
+/// `report` what the move did when it was played. The report tokens follow `played` whatever the report mode:
+/// this is no standard command, and a controller that asks for the evaluation wants to know the turn too.
+pub fn suggestion(
+    pos: &Position,
+    notation: Notation,
+    mv: Move,
+    stats: Option<&crate::search::MoveStats>,
+    report: Option<&MoveReport>,
+) -> String {
+    let name = |mv: Move| notation.move_text(pos.geometry(), mv);
+    let mut out = format!("move {} visits {}", name(mv), stats.map_or(0, |m| m.visits));
+    if let Some(m) = stats {
+        let _ = write!(out, " winrate {:.4}", m.winrate);
+        if let Some(o) = m.proof {
+            let _ = write!(out, " proof {}", proof_word(pos, o));
+        }
+    }
+    if let Some(report) = report {
+        out.push_str(" played");
+        let tokens = report_tokens(report);
+        if !tokens.is_empty() {
+            out.push(' ');
+            out.push_str(&tokens);
+        }
+    }
+    out.push_str(" pv");
+    match stats {
+        Some(m) if !m.pv.is_empty() => {
+            for &(c, mv) in &m.pv {
+                let _ = write!(out, " {} {}", c.letter(), name(mv));
+            }
+        }
+        _ => {
+            let _ = write!(out, " {} {}", pos.to_move().letter(), name(mv));
+        }
+    }
+    out
+}
+
+/// `win`, `loss` or `draw`: a proven outcome for the side to move of `pos`.
+fn proof_word(pos: &Position, o: crate::rules::Outcome) -> &'static str {
+    match o.winner() {
+        Some(c) if c == pos.to_move() => "win",
+        Some(_) => "loss",
+        None => "draw",
+    }
+}
+
+/// One line of `oust-analyze` output: an `info` entry per searched root move, the move to be played first; at most
+/// `max_moves` of them when that is given.
+pub fn info_line(
+    pos: &Position,
+    info: &crate::search::RootInfo,
+    max_moves: Option<usize>,
+) -> String {
     let mut out = String::new();
-    for (order, m) in info.moves.iter().enumerate() {
+    let shown = max_moves.unwrap_or(usize::MAX);
+    for (order, m) in info.moves.iter().take(shown).enumerate() {
         if order > 0 {
             out.push(' ');
         }
@@ -194,12 +251,7 @@ pub fn info_line(pos: &Position, info: &crate::search::RootInfo) -> String {
             m.prior
         );
         if let Some(o) = m.proof {
-            let word = match o.winner() {
-                Some(c) if c == pos.to_move() => "win",
-                Some(_) => "loss",
-                None => "draw",
-            };
-            let _ = write!(out, " proof {word}");
+            let _ = write!(out, " proof {}", proof_word(pos, o));
         }
         out.push_str(" pv");
         for &(c, mv) in &m.pv {

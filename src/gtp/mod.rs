@@ -104,6 +104,7 @@ impl<W: Write> Session<W> {
         engine: &mut Engine,
         id: Option<u64>,
         interval: Duration,
+        max_moves: Option<usize>,
     ) -> io::Result<()> {
         let header = format::response(id, &Ok(String::new()));
         self.write(header.trim_end_matches('\n'))?;
@@ -120,7 +121,7 @@ impl<W: Write> Session<W> {
             let pos = engine.game.position().clone();
             let mut monitor = |info: Option<&search::RootInfo>| {
                 if let Some(info) = info.filter(|i| !i.moves.is_empty()) {
-                    let line = format::info_line(&pos, info) + "\n";
+                    let line = format::info_line(&pos, info, max_moves) + "\n";
                     if let Err(e) = out.write_all(line.as_bytes()).and_then(|()| out.flush()) {
                         failed = Some(e);
                         return search::Control::Stop;
@@ -214,8 +215,12 @@ pub fn serve<W: Write>(
         let Some((id, result)) = respond_to(engine, &raw) else {
             continue;
         };
-        if let Ok(Reply::Stream(interval)) = result {
-            session.stream(engine, id, interval)?;
+        if let Ok(Reply::Stream {
+            interval,
+            max_moves,
+        }) = result
+        {
+            session.stream(engine, id, interval, max_moves)?;
             continue;
         }
         let quit = matches!(result, Ok(Reply::Quit));

@@ -21,8 +21,13 @@ pub enum Reply {
         /// What it did.
         report: MoveReport,
     },
-    /// Stream analysis lines at this interval until the next command arrives.
-    Stream(Duration),
+    /// Stream analysis lines until the next command arrives.
+    Stream {
+        /// Time between two lines.
+        interval: Duration,
+        /// Most moves a line reports, the most visited first; `None` for every searched move.
+        max_moves: Option<usize>,
+    },
     /// Answer, then end the session.
     Quit,
 }

@@ -21,7 +21,7 @@ pub use engine::{Failure, MAX_RESPONSE_LINES, read_response, responses_in};
 pub use openings::{complete as complete_opening, parse_openings, random_opening};
 pub use results::{
     GameResult, RESULTS_COLUMNS, RESULTS_MAGIC, Reason, ResultsFile, Side, Tally, format_summary,
-    format_table, results_header, same_engines, without_seed,
+    format_table, merge_results, results_header, same_engines, without_seed,
 };
 pub use runner::{MatchConfig, MatchReport, OpeningSource, Progress, run};
 pub use stats::{Sprt, SprtDecision, SprtStop, Wdl};

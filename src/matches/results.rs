@@ -306,6 +306,8 @@ pub fn same_engines(a: &[String; 2], b: &[String; 2]) -> bool {
 pub struct ResultsFile {
     /// The commands of engines A and B.
     pub labels: [String; 2],
+    /// The match's settings line (empty when the file has none).
+    pub settings: String,
     /// The games, in file order.
     pub games: Vec<GameResult>,
 }
@@ -322,6 +324,7 @@ impl ResultsFile {
             _ => return Err(format!("line 1: expected '{RESULTS_MAGIC}'")),
         }
         let mut labels = [String::new(), String::new()];
+        let mut settings = String::new();
         let mut games = Vec::new();
         for (i, line) in lines {
             if let Some(comment) = line.strip_prefix('#') {
@@ -329,6 +332,8 @@ impl ResultsFile {
                     labels[0] = a.to_string();
                 } else if let Some(b) = comment.strip_prefix(" B: ") {
                     labels[1] = b.to_string();
+                } else if let Some(s) = comment.strip_prefix(" settings: ") {
+                    settings = s.to_string();
                 }
             } else if line == RESULTS_COLUMNS || line == RESULTS_COLUMNS_1 || line.trim().is_empty()
             {
@@ -337,8 +342,90 @@ impl ResultsFile {
                     .push(GameResult::from_line(line).map_err(|e| format!("line {}: {e}", i + 1))?);
             }
         }
-        Ok(ResultsFile { labels, games })
+        Ok(ResultsFile {
+            labels,
+            settings,
+            games,
+        })
     }
+
+    /// The match the file's games belong to, whichever shard of it the file holds: the engines without their
+    /// seeds, and the settings without the shard's game count and range (`games 50`, `games 51 to 100`). Two
+    /// shards of one match have the same key; a game number means one game within a key.
+    pub fn match_key(&self) -> String {
+        let settings: Vec<&str> = self
+            .settings
+            .split(", ")
+            .filter(|part| !part.starts_with("games "))
+            .collect();
+        format!(
+            "{}\n{}\n{}",
+            without_seed(&self.labels[0]),
+            without_seed(&self.labels[1]),
+            settings.join(", ")
+        )
+    }
+}
+
+/// The games of several results files, each named for the messages, for `oust match --merge`: every game once.
+///
+/// # Errors
+/// When a game is held twice, in two files (the same shard twice) or in one: a message that names the files and
+/// the games. Games of two matches (files of different [`ResultsFile::match_key`]s) may share their numbers.
+pub fn merge_results(files: &[(String, ResultsFile)]) -> Result<Vec<GameResult>, String> {
+    let mut seen: std::collections::HashMap<(String, u64), usize> =
+        std::collections::HashMap::new();
+    // For each pair of files (the earlier first), the game numbers both hold.
+    let mut twice: Vec<((usize, usize), Vec<u64>)> = Vec::new();
+    let mut games = Vec::new();
+    for (i, (_, file)) in files.iter().enumerate() {
+        let key = file.match_key();
+        for g in &file.games {
+            match seen.entry((key.clone(), g.number)) {
+                std::collections::hash_map::Entry::Occupied(first) => {
+                    let pair = (*first.get(), i);
+                    match twice.iter_mut().find(|(p, _)| *p == pair) {
+                        Some((_, numbers)) => numbers.push(g.number),
+                        None => twice.push((pair, vec![g.number])),
+                    }
+                }
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(i);
+                    games.push(g.clone());
+                }
+            }
+        }
+    }
+    if twice.is_empty() {
+        return Ok(games);
+    }
+    let shown = |numbers: &[u64]| {
+        const MOST: usize = 10;
+        let mut list: Vec<String> = numbers.iter().take(MOST).map(u64::to_string).collect();
+        if numbers.len() > MOST {
+            list.push(format!("and {} more", numbers.len() - MOST));
+        }
+        list.join(", ")
+    };
+    let lines: Vec<String> = twice
+        .iter()
+        .map(|&((a, b), ref numbers)| {
+            let games = notation::count(numbers.len(), "game");
+            let which = shown(numbers);
+            if a == b {
+                format!("{} holds {games} of its match twice ({which})", files[a].0)
+            } else {
+                format!(
+                    "{} and {} hold the same {games} of one match ({which}): the same shard twice?",
+                    files[a].0, files[b].0
+                )
+            }
+        })
+        .collect();
+    Err(format!(
+        "{}; each game counts once: merge every shard's file once",
+        lines.join("; ")
+    ))
 }
 
 /// The tally of a set of games.
@@ -440,8 +527,10 @@ pub fn format_summary(
     for (name, wdl, forfeits) in [("A", t.a, t.forfeits[0]), ("B", b, t.forfeits[1])] {
         let _ = writeln!(
             out,
-            "{name}: {} wins, {} losses, {} draws ({forfeits} lost by forfeit)",
-            wdl.wins, wdl.losses, wdl.draws
+            "{name}: {}, {}, {} ({forfeits} lost by forfeit)",
+            notation::count(wdl.wins, "win"),
+            notation::count_as(wdl.losses, "loss", "losses"),
+            notation::count(wdl.draws, "draw")
         );
     }
     let _ = writeln!(
@@ -657,7 +746,84 @@ mod tests {
         let text = format!("{}{}\n", results_header(&labels, "size 2x2"), g.to_line());
         let file = ResultsFile::parse(&text).unwrap();
         assert_eq!(file.labels, labels);
+        assert_eq!(file.settings, "size 2x2");
         assert_eq!(file.games, vec![g]);
         assert!(ResultsFile::parse("hello\n").is_err());
+    }
+
+    #[test]
+    fn one_win_is_one_win_and_one_loss_one_loss() {
+        let labels = ["a".to_string(), "b".to_string()];
+        let game = GameResult {
+            number: 1,
+            black: Side::A,
+            outcome: Outcome::Win(Color::Black),
+            reason: Reason::Capture,
+            detail: String::new(),
+            moves: 9,
+            time: [0.1, 0.1],
+            longest: [0.1, 0.1],
+            opening: None,
+        };
+        let summary = format_summary(&labels, &[game], None, None);
+        assert!(
+            summary.contains("\nA: 1 win, 0 losses, 0 draws (0 lost by forfeit)\n"),
+            "{summary}"
+        );
+        assert!(
+            summary.contains("\nB: 0 wins, 1 loss, 0 draws (0 lost by forfeit)\n"),
+            "{summary}"
+        );
+    }
+
+    #[test]
+    fn a_merge_counts_every_game_once_and_names_what_it_finds_twice() {
+        let labels = ["oust --seed 1".to_string(), "other".to_string()];
+        let game = |number| GameResult {
+            number,
+            black: Side::A,
+            outcome: Outcome::Win(Color::Black),
+            reason: Reason::Capture,
+            detail: String::new(),
+            moves: 9,
+            time: [0.1, 0.1],
+            longest: [0.1, 0.1],
+            opening: None,
+        };
+        let file = |settings: &str, numbers: std::ops::RangeInclusive<u64>| ResultsFile {
+            labels: labels.clone(),
+            settings: settings.to_string(),
+            games: numbers.map(game).collect(),
+        };
+        let shard1 = (
+            "s1.tsv".to_string(),
+            file("size 7x7, games 4, seed 7", 1..=4),
+        );
+        let shard2 = (
+            "s2.tsv".to_string(),
+            file("size 7x7, games 4, seed 7, games 5 to 8", 5..=8),
+        );
+        // Two shards of one match: all 8 games.
+        let merged = merge_results(&[shard1.clone(), shard2.clone()]).unwrap();
+        assert_eq!(merged.len(), 8);
+        // Another match (another seed) may number its games the same.
+        let other = (
+            "other.tsv".to_string(),
+            file("size 7x7, games 4, seed 8", 1..=4),
+        );
+        assert_eq!(merge_results(&[shard1.clone(), other]).unwrap().len(), 8);
+        // The same shard twice (a copy, or a rerun), and a file that holds a game twice.
+        let copy = ("copy.tsv".to_string(), shard1.1.clone());
+        assert_eq!(
+            merge_results(&[shard1.clone(), shard2.clone(), copy]).unwrap_err(),
+            "s1.tsv and copy.tsv hold the same 4 games of one match (1, 2, 3, 4): the same shard twice?; each game \
+             counts once: merge every shard's file once"
+        );
+        let mut doubled = shard2.clone();
+        doubled.1.games.push(game(6));
+        assert_eq!(
+            merge_results(&[doubled]).unwrap_err(),
+            "s2.tsv holds 1 game of its match twice (6); each game counts once: merge every shard's file once"
+        );
     }
 }

@@ -368,8 +368,8 @@ impl std::error::Error for VertexError {}
 pub enum LayoutItem {
     /// A point of the board.
     Point(Point),
-    /// A column letter.
-    Label(char),
+    /// The label of the column of this index (counted from 0 at the left), spelt by the notation in use.
+    Column(usize),
 }
 
 /// One line of a board diagram.
@@ -382,18 +382,29 @@ pub struct LayoutLine {
     pub items: Vec<(usize, LayoutItem)>,
 }
 
-/// Where a board diagram puts each point and coordinate: rows from the top, with column letters above and below.
+/// What stands at the two ends of a diagram's row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowLabels {
+    /// The row's number on both sides (rectangles, whose columns are straight).
+    Numbers,
+    /// The names of the row's first and last points, just before and after them (hexhex boards: their columns
+    /// slant, so that column letters can stand in line with only the columns that reach the top or bottom row).
+    Names,
+}
+
+/// Where a board diagram puts each point and coordinate: rows from the top, with column labels above and below.
 /// On a hexhex board each row is shifted half a cell to the right of the row above it, as GoGui draws its
-/// rhombus, so that the six neighbours of a cell are the cells around it; column letters then follow the edges.
+/// rhombus, so that the six neighbours of a cell are the cells around it; a column's label then stands one step
+/// beyond its end cell, along its slant, and only where that step leads off the board above the top row or below
+/// the bottom row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
     /// The lines, from the top.
     pub lines: Vec<LayoutLine>,
     /// Characters of the widest line of items, the free column after its last item included.
     pub width: usize,
-    /// True when each row's number is repeated after the drawing (rectangles); on a hexhex board the column letters
-    /// of the lower right edge stand there.
-    pub numbers_right: bool,
+    /// What stands at the ends of each row.
+    pub row_labels: RowLabels,
 }
 
 /// A map of grid coordinates to grid coordinates (a symmetry of the board while it is being built).
@@ -840,7 +851,7 @@ impl Geometry {
                 let letters = LayoutLine {
                     number: None,
                     items: (0..width)
-                        .map(|x| (1 + 2 * x, LayoutItem::Label(COLUMNS[x] as char)))
+                        .map(|x| (1 + 2 * x, LayoutItem::Column(x)))
                         .collect(),
                 };
                 let mut lines = vec![letters.clone()];
@@ -857,15 +868,18 @@ impl Geometry {
                 Layout {
                     lines,
                     width: 2 * width + 1,
-                    numbers_right: true,
+                    row_labels: RowLabels::Numbers,
                 }
             }
             Shape::Hex { side } => self.hex_layout(side),
         }
     }
 
-    /// The layout of a hexhex board: cell (x, y) at character column 2x + (h - 1 - y) + 1, each column's letter
-    /// one step beyond its top cell and one step beyond its bottom cell, along the column's slant.
+    /// The layout of a hexhex board: cell (x, y) at character column 2x + (h - 1 - y) + 1; the label of a column
+    /// whose top cell is on the top row one step above it, and of one whose bottom cell is on the bottom row one
+    /// step below it, along the column's slant. The other columns end on the left and right edges, where a label
+    /// would stand beside a row that does not have that column: the rows' end names say where those rows start
+    /// and end instead.
     fn hex_layout(&self, side: usize) -> Layout {
         let h = self.height;
         // Line 0 is the letters above the board, line h + 1 those below; row y is line h - y.
@@ -882,16 +896,14 @@ impl Geometry {
                 .items
                 .push((column(x, h - y), LayoutItem::Point(p)));
         }
-        for (x, &c) in COLUMNS.iter().enumerate().take(self.width) {
-            let letter = LayoutItem::Label(c as char);
-            let top = (x + side - 1).min(h - 1);
-            let bottom = x.saturating_sub(side - 1);
-            lines[h - top - 1]
-                .items
-                .push((column(x, h - top - 1), letter));
-            lines[h - bottom + 1]
-                .items
-                .push((column(x, h - bottom + 1), letter));
+        for x in 0..self.width {
+            let label = LayoutItem::Column(x);
+            if x + 1 >= side {
+                lines[0].items.push((column(x, 0), label));
+            }
+            if x < side {
+                lines[h + 1].items.push((column(x, h + 1), label));
+            }
         }
         let mut width = 0;
         for line in &mut lines {
@@ -901,9 +913,14 @@ impl Geometry {
         Layout {
             lines,
             width,
-            numbers_right: false,
+            row_labels: RowLabels::Names,
         }
     }
+}
+
+/// The GTP letter of column `x` (from 0 at the left: `A`, ..., `H`, `J`, ...), or `None` beyond the last (`Z`).
+pub fn column_letter(x: usize) -> Option<char> {
+    COLUMNS.get(x).map(|&c| char::from(c))
 }
 
 /// The column index of a GTP column letter (case-insensitive), or `None` for `I` and non-letters.
@@ -1148,7 +1165,20 @@ mod tests {
                 assert!(d == (0, 2) || d == (1, 1), "{} {}", g.name(p), g.name(q));
             }
         }
-        assert!(!layout.numbers_right);
+        assert_eq!(layout.row_labels, RowLabels::Names);
         assert_eq!(layout.lines.len(), 7);
+        // Column labels only above the top row and below the bottom row: C, D, E above, A, B, C below.
+        let labels = |line: &LayoutLine| -> Vec<usize> {
+            line.items
+                .iter()
+                .filter_map(|&(_, item)| match item {
+                    LayoutItem::Column(x) => Some(x),
+                    LayoutItem::Point(_) => None,
+                })
+                .collect()
+        };
+        assert_eq!(labels(&layout.lines[0]), [2, 3, 4]);
+        assert_eq!(labels(&layout.lines[6]), [0, 1, 2]);
+        assert!(layout.lines[1..6].iter().all(|l| labels(l).is_empty()));
     }
 }

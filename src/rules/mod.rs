@@ -13,7 +13,8 @@ pub use error::{IllegalMove, SwapRefusal, TurnReason};
 pub use game::{Game, Record, SwapInHistory};
 pub use geometry::{
     BadSize, Color, Geometry, Layout, LayoutItem, LayoutLine, MAX_DEGREE, MAX_HEX_SIDE, MAX_SIDE,
-    MIN_HEX_SIDE, MIN_SIDE, OffBoard, Point, Shape, VertexError, column_index,
+    MIN_HEX_SIDE, MIN_SIDE, OffBoard, Point, RowLabels, Shape, VertexError, column_index,
+    column_letter,
 };
 pub use outcome::Outcome;
 pub use perft::{PerftLimit, perft};

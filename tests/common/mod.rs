@@ -4,10 +4,71 @@
 
 use std::collections::BTreeSet;
 use std::io::Write;
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use oust::rules::{Color, Geometry, Position, Shape};
+
+/// A fresh directory for one test's files, `oust-NAME-PID-N` in the temporary directory, removed with everything
+/// in it when the guard is dropped: at the end of the test, and when the test fails (the panic unwinds through the
+/// guard), so that `cargo test` leaves nothing behind.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    /// Makes the directory (empty: an old one of the same name is removed first).
+    pub fn new(name: &str) -> TempDir {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("oust-{name}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Deref for TempDir {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Whether a test that needs the program `tool` runs: true when it is installed. When it is not, the test fails,
+/// saying so, unless the environment variable `allow` is set (to anything but `0`), which lets it skip: `cargo test`
+/// then shows no `ok` for a test that did not run unless that was asked for.
+pub fn needs_tool(tool: &str, installed: bool, allow: &str) -> bool {
+    if installed {
+        return true;
+    }
+    let allowed = std::env::var(allow).is_ok_and(|v| v != "0");
+    assert!(
+        allowed,
+        "{tool} is not installed: install it (.ci/run does), or set {allow}=1 to skip this test"
+    );
+    eprintln!("skipped: {tool} is not installed and {allow} is set");
+    false
+}
 
 /// Runs `cmd` with `input` on its stdin and returns what it wrote. stdin is written from another thread, so that a
 /// full stdout pipe cannot deadlock the test; an engine that exits before reading all of it is no error here.

@@ -25,7 +25,7 @@
 #? [illegal move: B1 joins black stones into a group of 2 that touches no white stone]*
 
 8 showboard
-#? [B C\n 3 A \.\(O\)\n 2  \. \. \.\n 1   X \. C\n      A B\nblack to move\n.*]
+#? [B C\n B3 \.\(O\)C3\nA2 \. \. \. C2\n A1 X \. B1\n     A B\nblack to move\n.*]
 
 9 play w B2
 #? [illegal move: black is to move: white's placement did not capture]*
@@ -81,7 +81,7 @@
 #? [capture 1 extra-turn]
 
 25 showboard
-#? [C D E\n 5   B \. \. O\n 4  A \. \. \. \.\n 3   \. \. \. \. \.\n 2   \(X\)X \. \. E\n 1     X \. \. D\n        A B C\nblack to move \(extra turn after a capture\)\n.*]
+#? [C D E\n  C5 \. \. O E5\n B4 \. \. \. \. E4\nA3 \. \. \. \. \. E3\n A2\(X\)X \. \. D2\n  A1 X \. \. C1\n      A B C\nblack to move \(extra turn after a capture\)\n.*]
 
 # A forced pass on a hexhex board (found by random play): White has no legal placement.
 26 oust-setup w XO./XX.O/XX.OX/X.XO/O.O

@@ -107,7 +107,7 @@
 #? [swap swapped]
 
 34 showboard
-#? [C D E\n 5   B \. \. \.\n 4  A \. \. \. \.\n 3   \. \. X \. \.\n 2    \. \. \. \. E\n 1     \. \. \. D\n        A B C\nwhite to move again \(after the swap: the players exchanged colours\)\nstones: black 1, white 0; captured: by black 0, by white 0\nlast move: white swap\npie rule: on \(white swapped\)\nresult: none \(game in progress\)]
+#? [C D E\n  C5 \. \. \. E5\n B4 \. \. \. \. E4\nA3 \. \. X \. \. E3\n A2 \. \. \. \. D2\n  A1 \. \. \. C1\n      A B C\nwhite to move again \(after the swap: the players exchanged colours\)\nstones: black 1, white 0; captured: by black 0, by white 0\nlast move: white swap\npie rule: on \(white swapped\)\nresult: none \(game in progress\)]
 
 # Records: RU[pie] in the root, the swap as W[swap-sides]; loadsgf reads them back.
 35 printsgf

@@ -103,7 +103,7 @@ pub fn komi(_: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
 
 /// `showboard`: the board diagram and the game state.
 pub fn showboard(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
-    Ok(board_diagram(e.game.position()).into())
+    Ok(board_diagram(e.game.position(), e.settings.notation).into())
 }
 
 /// `oust-status`: the one-line state summary.

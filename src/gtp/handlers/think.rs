@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use crate::gtp::args;
 use crate::gtp::error::{GtpError, syntax};
-use crate::gtp::format::move_name;
+use crate::gtp::format::{move_name, suggestion};
 use crate::gtp::parse::{parse_color, parse_int};
 use crate::gtp::reply::Reply;
 use crate::gtp::state::{Analysis, Engine, SharedSearch};
@@ -111,31 +111,114 @@ pub fn reg_genmove(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
         .into())
 }
 
-/// `oust-analyze [COLOR] [INTERVAL]`, as `lz-analyze`: asks the session to stream the analysis. The colour, when
+/// Most moves `maxmoves` may ask `oust-analyze` to report.
+pub const MAX_ANALYZE_MOVES: u64 = 10_000;
+
+/// The options `oust-analyze` takes after its positional arguments, as KataGo's `kata-analyze` does.
+const ANALYZE_KEYS: [&str; 2] = ["interval", "maxmoves"];
+
+/// An `oust-analyze` interval in centiseconds, 1 to 360000.
+fn centiseconds(token: &str) -> Result<u64, GtpError> {
+    parse_int(token)
+        .filter(|&c| (1..=360_000).contains(&c))
+        .ok_or_else(|| {
+            syntax(format!(
+                "the interval is in centiseconds, 1 to 360000, got '{token}'"
+            ))
+        })
+}
+
+/// `oust-analyze [COLOR] [INTERVAL] [interval CENTISECONDS] [maxmoves N]`, as `lz-analyze` and `kata-analyze`: asks
+/// the session to stream the analysis, each line with at most N moves when `maxmoves` is given. The colour, when
 /// given, must be the side to move (the rules decide it; a capture keeps the turn).
 pub fn analyze(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
-    let (color, interval) = match args {
+    let positional = args
+        .iter()
+        .position(|a| ANALYZE_KEYS.contains(&a.to_ascii_lowercase().as_str()))
+        .unwrap_or(args.len());
+    let (color, mut interval) = match &args[..positional] {
         [] => (None, None),
         [one] => match parse_color(one) {
             Some(c) => (Some(c), None),
-            None => (None, Some(*one)),
+            None => (None, Some(centiseconds(one)?)),
         },
-        [color, interval, ..] => (Some(args::color(color)?), Some(*interval)),
+        [color, interval] => (Some(args::color(color)?), Some(centiseconds(interval)?)),
+        [_, _, extra, ..] => {
+            return Err(syntax(format!(
+                "unexpected '{extra}': oust-analyze takes [COLOR] [INTERVAL], then interval CENTISECONDS and maxmoves N"
+            )));
+        }
     };
-    let centis = match interval {
-        None => 100,
-        Some(t) => parse_int(t)
-            .filter(|&c| (1..=360_000).contains(&c))
-            .ok_or_else(|| {
-                syntax(format!(
-                    "the interval is in centiseconds, 1 to 360000, got '{t}'"
-                ))
-            })?,
-    };
+    let mut max_moves = None;
+    for pair in args[positional..].chunks(2) {
+        let key = pair[0].to_ascii_lowercase();
+        let Some(&value) = pair.get(1) else {
+            return Err(syntax(format!("{key} needs a value")));
+        };
+        match key.as_str() {
+            "interval" if interval.is_none() => interval = Some(centiseconds(value)?),
+            "maxmoves" if max_moves.is_none() => {
+                let n = parse_int(value)
+                    .filter(|&n| (1..=MAX_ANALYZE_MOVES).contains(&n))
+                    .ok_or_else(|| {
+                        syntax(format!(
+                            "maxmoves must be a whole number from 1 to {MAX_ANALYZE_MOVES}, got '{value}'"
+                        ))
+                    })?;
+                max_moves = Some(n as usize);
+            }
+            "interval" | "maxmoves" => {
+                return Err(syntax(format!("{key} is given twice")));
+            }
+            _ => {
+                return Err(syntax(format!(
+                    "unknown option '{}': oust-analyze takes interval CENTISECONDS and maxmoves N",
+                    pair[0]
+                )));
+            }
+        }
+    }
     if let Some(color) = color {
         check_side(e, color)?;
     }
-    Ok(Reply::Stream(Duration::from_millis(centis * 10)))
+    Ok(Reply::Stream {
+        interval: Duration::from_millis(interval.unwrap_or(100) * 10),
+        max_moves,
+    })
+}
+
+/// `oust-suggest COLOR [play]`: searches as `genmove` would and answers the best move with the search's view of
+/// it in one response, as KataGo's `kata-genmove_analyze` reports its move: `move MOVE visits N winrate W [proof
+/// R] [played REPORT] pv C MOVE ...` (see [`suggestion`]). Without `play` nothing is played (as `reg_genmove`);
+/// with it the move is played as `genmove` plays it, and its report tokens follow `played`. It never resigns.
+pub fn suggest(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
+    let play = match args.get(1) {
+        None => false,
+        Some(flag) if flag.eq_ignore_ascii_case("play") => true,
+        Some(other) => {
+            return Err(syntax(format!(
+                "expected play (to play the move) or nothing after the colour, got '{other}'"
+            )));
+        }
+    };
+    let started = Instant::now();
+    let (color, mv, result) = choose(e, args)?;
+    let pos = e.game.position().clone();
+    let stats = result.info.moves.iter().find(|m| m.mv == mv);
+    let report = if play {
+        e.players[color.index()].get_or_insert_with(|| "oust".to_string());
+        let report = e.game.play(color, mv).map_err(|err| {
+            GtpError::Failed(format!(
+                "internal error: the chosen move {} is illegal: {err}",
+                move_name(&pos, mv)
+            ))
+        })?;
+        e.clock_mut(color).spend(started.elapsed().as_secs_f64());
+        Some(report)
+    } else {
+        None
+    };
+    Ok(suggestion(&pos, e.settings.notation, mv, stats, report.as_ref()).into())
 }
 
 /// Visits a move needs before the heat map labels it with its winning chance: fewer say little (one lost playout
