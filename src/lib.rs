@@ -24,6 +24,7 @@ pub mod bench;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod gtp;
+pub mod gui;
 pub mod matches;
 pub mod notation;
 pub mod rng;

@@ -250,20 +250,9 @@ impl EngineProcess {
         limit: Duration,
         stop: &AtomicBool,
     ) -> Result<Reply, Failure> {
-        log::debug!("{} -> {line}", self.label);
         let start = Instant::now();
         let deadline = start + limit;
-        let written = match self.stdin.as_mut() {
-            Some(stdin) => stdin
-                .write_all(format!("{line}\n").as_bytes())
-                .and_then(|()| stdin.flush()),
-            None => Err(io::ErrorKind::BrokenPipe.into()),
-        };
-        if let Err(e) = written {
-            return Err(Failure::Closed(
-                self.ended(&format!("could not be written to ({e})")),
-            ));
-        }
+        self.send_line(line)?;
         let (ok, text) = self.read_reply(deadline, limit, stop)?;
         log::debug!("{} <- {} {text}", self.label, if ok { '=' } else { '?' });
         Ok(Reply {
@@ -271,6 +260,40 @@ impl EngineProcess {
             text,
             elapsed: start.elapsed(),
         })
+    }
+
+    /// Writes one command line without waiting for its response, for a command that streams (such as
+    /// `oust-analyze`), whose lines are then read with [`EngineProcess::stream_line`].
+    ///
+    /// # Errors
+    /// [`Failure::Closed`] when the engine cannot be written to.
+    pub fn send_line(&mut self, line: &str) -> Result<(), Failure> {
+        log::debug!("{} -> {line}", self.label);
+        let written = match self.stdin.as_mut() {
+            Some(stdin) => stdin
+                .write_all(format!("{line}\n").as_bytes())
+                .and_then(|()| stdin.flush()),
+            None => Err(io::ErrorKind::BrokenPipe.into()),
+        };
+        written.map_err(|e| Failure::Closed(self.ended(&format!("could not be written to ({e})"))))
+    }
+
+    /// The next line of output within `wait`, or `None` when none came: for reading a streamed response line by
+    /// line.
+    ///
+    /// # Errors
+    /// [`Failure::Closed`] when the output ended, [`Failure::Malformed`] for a line that is too long.
+    pub fn stream_line(&mut self, wait: Duration) -> Result<Option<String>, Failure> {
+        match self.next_line(Instant::now() + wait, wait, &AtomicBool::new(false)) {
+            Ok(line) => Ok(Some(line)),
+            Err(Failure::Timeout(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The process id of the engine's shell, which leads the engine's process group.
+    pub fn id(&self) -> u32 {
+        self.child.id()
     }
 
     fn next_line(

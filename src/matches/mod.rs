@@ -17,7 +17,9 @@ mod runner;
 pub mod stats;
 
 pub use clock::{Clock, ClockSettings, TimeControl};
-pub use engine::{Failure, MAX_RESPONSE_LINES, read_response, responses_in};
+pub use engine::{
+    EngineProcess, Failure, MAX_RESPONSE_LINES, Reply, read_response, responses_in, shorten,
+};
 pub use openings::{complete as complete_opening, parse_openings, random_opening};
 pub use results::{
     GameResult, RESULTS_COLUMNS, RESULTS_MAGIC, Reason, ResultsFile, Side, Tally, format_summary,

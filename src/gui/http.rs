@@ -1,0 +1,479 @@
+//! The HTTP side: the page's files, the JSON API and the event stream, with the checks that keep other sites out:
+//! a `Host` that is not this server's loopback address (DNS rebinding) is refused, and so is a state-changing
+//! request from a foreign `Origin`. Each request gets a thread; the event streams wait on the shared condition.
+
+use std::io::{Read, Write};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::thread;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tiny_http::{Header, Method, Request as HttpRequest, Response, Server};
+
+use crate::rules::Shape;
+
+use super::board;
+use super::session::{NewGame, Player, Session, Strength};
+use super::{Hub, Request};
+
+/// Largest request body read, in bytes: records are small.
+const MAX_BODY: u64 = 4 * 1024 * 1024;
+
+/// The page's files, built into the binary.
+const ASSETS: &[(&str, &str, &str)] = &[
+    (
+        "/",
+        "text/html; charset=utf-8",
+        include_str!("../../web/index.html"),
+    ),
+    (
+        "/app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../web/app.js"),
+    ),
+    (
+        "/board.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../web/board.js"),
+    ),
+    (
+        "/style.css",
+        "text/css; charset=utf-8",
+        include_str!("../../web/style.css"),
+    ),
+];
+
+fn header(name: &str, value: &str) -> Header {
+    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("a valid header")
+}
+
+fn json_response(status: u16, v: &Value) -> Response<std::io::Cursor<Vec<u8>>> {
+    Response::from_string(v.to_string())
+        .with_status_code(status)
+        .with_header(header("Content-Type", "application/json"))
+        .with_header(header("Cache-Control", "no-store"))
+}
+
+fn error(status: u16, message: &str) -> Response<std::io::Cursor<Vec<u8>>> {
+    json_response(status, &json!({"error": message}))
+}
+
+/// Serves requests until the server is unblocked.
+pub(crate) fn serve(hub: Arc<Hub>, server: Arc<Server>) {
+    while let Ok(request) = server.recv() {
+        if hub.quit.load(Ordering::SeqCst) {
+            break;
+        }
+        let hub = hub.clone();
+        let spawned = thread::Builder::new()
+            .name("gui-request".into())
+            .spawn(move || handle(&hub, request));
+        if let Err(e) = spawned {
+            log::warn!("cannot start a thread for a request: {e}");
+        }
+    }
+}
+
+fn header_value<'a>(request: &'a HttpRequest, name: &'static str) -> Option<&'a str> {
+    request
+        .headers()
+        .iter()
+        .find(|h| h.field.equiv(name))
+        .map(|h| h.value.as_str())
+}
+
+/// Why a request is refused before it is looked at: a foreign `Host` (DNS rebinding), or a state-changing
+/// request from a foreign `Origin`.
+pub(crate) fn refusal(
+    port: u16,
+    host: Option<&str>,
+    origin: Option<&str>,
+    changes: bool,
+) -> Option<String> {
+    let ours = [format!("127.0.0.1:{port}"), format!("localhost:{port}")];
+    match host {
+        Some(h) if ours.iter().any(|o| o.eq_ignore_ascii_case(h)) => {}
+        Some(h) => {
+            return Some(format!(
+                "refused: Host '{h}' is not this server (127.0.0.1:{port} or localhost:{port})"
+            ));
+        }
+        None => return Some("refused: no Host header".to_string()),
+    }
+    if changes
+        && let Some(o) = origin
+        && !ours
+            .iter()
+            .any(|ok| o.eq_ignore_ascii_case(&format!("http://{ok}")))
+    {
+        return Some(format!(
+            "refused: a request from Origin '{o}' may not change the game"
+        ));
+    }
+    None
+}
+
+fn handle(hub: &Arc<Hub>, mut request: HttpRequest) {
+    let changes = *request.method() != Method::Get && *request.method() != Method::Head;
+    if let Some(why) = refusal(
+        hub.port,
+        header_value(&request, "Host"),
+        header_value(&request, "Origin"),
+        changes,
+    ) {
+        let _ = request.respond(error(403, &why));
+        return;
+    }
+    let url = request.url().to_string();
+    let path = url.split('?').next().unwrap_or("/").to_string();
+    if !changes {
+        if path == "/api/events" {
+            events(hub, request);
+            return;
+        }
+        let response = get(hub, &path);
+        let _ = request.respond(response);
+        return;
+    }
+    let mut body = String::new();
+    if let Err(e) = request.as_reader().take(MAX_BODY).read_to_string(&mut body) {
+        let _ = request.respond(error(400, &format!("cannot read the request: {e}")));
+        return;
+    }
+    let args: Value = if body.trim().is_empty() {
+        json!({})
+    } else {
+        match serde_json::from_str(&body) {
+            Ok(v) => v,
+            Err(e) => {
+                let _ = request.respond(error(400, &format!("the request is not JSON: {e}")));
+                return;
+            }
+        }
+    };
+    let response = post(hub, &path, &args);
+    let _ = request.respond(response);
+}
+
+fn get(hub: &Hub, path: &str) -> Response<std::io::Cursor<Vec<u8>>> {
+    if let Some((_, kind, text)) = ASSETS.iter().find(|(p, _, _)| *p == path) {
+        return Response::from_string(*text)
+            .with_header(header("Content-Type", kind))
+            .with_header(header("Cache-Control", "no-cache"));
+    }
+    let s = hub.lock();
+    match path {
+        "/api/state" => json_response(200, &s.state()),
+        "/api/layout" => json_response(200, &board::layout(s.session.geometry())),
+        "/api/console" => json_response(200, &json!({"lines": s.console})),
+        "/api/sgf" => Response::from_string(s.session.sgf())
+            .with_header(header("Content-Type", "application/x-go-sgf"))
+            .with_header(header(
+                "Content-Disposition",
+                &format!(
+                    "attachment; filename=\"oust-{}.sgf\"",
+                    s.session.geometry().size_name()
+                ),
+            )),
+        "/api/ap" => match s.session.ap_turns() {
+            Ok(text) => Response::from_string(text)
+                .with_header(header("Content-Type", "text/plain; charset=utf-8"))
+                .with_header(header(
+                    "Content-Disposition",
+                    &format!(
+                        "attachment; filename=\"oust-{}.txt\"",
+                        s.session.geometry().size_name()
+                    ),
+                )),
+            Err(e) => error(409, &e),
+        },
+        _ => error(404, &format!("no such page: {path}")),
+    }
+}
+
+/// The text of a string argument.
+fn text<'a>(args: &'a Value, key: &str) -> Result<&'a str, String> {
+    args[key]
+        .as_str()
+        .ok_or_else(|| format!("the request needs '{key}', a string"))
+}
+
+/// Reads the settings of a new game: `board` (`9`, `7x5`, `hex7`), `black`, `white` (`human`, `engine`), `pie`
+/// (true or `on`), and `seconds` or `playouts` per engine move.
+pub(crate) fn new_game(args: &Value, current: &NewGame) -> Result<NewGame, String> {
+    let mut game = current.clone();
+    if let Some(b) = args["board"].as_str() {
+        game.board = Shape::parse(b)
+            .and_then(Shape::checked)
+            .map_err(|e| e.to_string())?;
+    }
+    for (i, key) in ["black", "white"].iter().enumerate() {
+        if let Some(p) = args[*key].as_str() {
+            game.players[i] = Player::parse(p)?;
+        }
+    }
+    match &args["pie"] {
+        Value::Bool(b) => game.pie = *b,
+        Value::String(s) => game.pie = matches!(s.as_str(), "on" | "true" | "1"),
+        _ => {}
+    }
+    if let Some(s) = args["seconds"].as_f64() {
+        if !(s > 0.0 && s <= 3600.0) {
+            return Err(format!(
+                "seconds per move must be more than 0 and at most 3600, got {s}"
+            ));
+        }
+        game.strength = Strength::Seconds(s);
+    } else if let Some(n) = args["playouts"].as_u64() {
+        if n == 0 || n > 100_000_000 {
+            return Err(format!(
+                "playouts per move must be from 1 to 100000000, got {n}"
+            ));
+        }
+        game.strength = Strength::Playouts(n);
+    } else if args["strength"] == "default" {
+        game.strength = Strength::Default;
+    }
+    Ok(game)
+}
+
+fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>>> {
+    let mut s = hub.lock();
+    let result: Result<(), String> = match path {
+        "/api/play" => text(args, "move").and_then(|m| s.session.play_text(m)),
+        "/api/new" => {
+            let current = NewGame {
+                board: s.session.geometry().shape(),
+                players: s.session.players,
+                pie: s.session.game.pie(),
+                strength: s.session.strength,
+            };
+            new_game(args, &current).and_then(|g| {
+                s.session = Session::new(&g)?;
+                s.analysis.entries = None;
+                s.analysis.hint = None;
+                s.analysis.review = None;
+                Ok(())
+            })
+        }
+        "/api/players" => {
+            let current = NewGame {
+                board: s.session.geometry().shape(),
+                players: s.session.players,
+                pie: s.session.game.pie(),
+                strength: s.session.strength,
+            };
+            new_game(args, &current).map(|g| {
+                s.session.players = g.players;
+                s.session.strength = g.strength;
+            })
+        }
+        "/api/undo" => {
+            let turn = args["unit"] != "move";
+            if s.session.undo(turn) {
+                // Against the engine, a turn taken back returns to the human's turn.
+                let engine_next = s.session.player_to_move() == Player::Engine;
+                if turn && engine_next && s.session.players.contains(&Player::Human) {
+                    s.session.undo(true);
+                }
+                Ok(())
+            } else {
+                Err("cannot undo: no move to take back".to_string())
+            }
+        }
+        "/api/redo" => {
+            if s.session.redo(args["unit"] != "move") {
+                Ok(())
+            } else {
+                Err("nothing to redo".to_string())
+            }
+        }
+        "/api/jump" => match args["moves"].as_u64() {
+            Some(n) => {
+                s.session.jump(n as usize);
+                Ok(())
+            }
+            None => Err("the request needs 'moves', a number".to_string()),
+        },
+        "/api/resign" => {
+            if s.session.over() {
+                Err("the game is over".to_string())
+            } else {
+                let c = s.session.game.position().to_move();
+                s.session.resigned = Some(c);
+                Ok(())
+            }
+        }
+        "/api/load" => {
+            let name = args["name"].as_str().unwrap_or("the record").to_string();
+            text(args, "text").and_then(|t| s.session.load(t, &name))
+        }
+        "/api/engine-move" => {
+            // Play on from here: forget the moves taken back and let the engine move for the side to move.
+            s.session.redo.clear();
+            s.session.pass_if_forced();
+            let c = s.session.game.position().to_move();
+            s.session.players[c.index()] = Player::Engine;
+            s.stopped = false;
+            s.paused = false;
+            Ok(())
+        }
+        "/api/stop" => {
+            s.stopped = true;
+            if s.engine.busy == "thinking" {
+                hub.interrupt.store(true, Ordering::SeqCst);
+            }
+            Ok(())
+        }
+        "/api/pause" => {
+            s.paused = args["paused"].as_bool().unwrap_or(!s.paused);
+            s.stopped = false;
+            Ok(())
+        }
+        "/api/step" => {
+            s.paused = true;
+            s.step = true;
+            s.stopped = false;
+            Ok(())
+        }
+        "/api/pace" => match args["ms"].as_u64() {
+            Some(ms) if ms <= 60_000 => {
+                s.pace_ms = ms;
+                Ok(())
+            }
+            _ => Err("the pace is a number of milliseconds from 0 to 60000".to_string()),
+        },
+        "/api/analysis" => {
+            s.analysis.on = args["on"].as_bool().unwrap_or(!s.analysis.on);
+            s.analysis.updates = 0;
+            if !s.analysis.on {
+                s.analysis.entries = None;
+            }
+            Ok(())
+        }
+        "/api/hint" => {
+            s.requests.push_back(Request::Hint);
+            Ok(())
+        }
+        "/api/review" => match args["playouts"].as_u64() {
+            Some(n) if (1..=10_000_000).contains(&n) => {
+                s.analysis.review_request = Some(n);
+                Ok(())
+            }
+            _ => Err("a review needs 'playouts', from 1 to 10000000".to_string()),
+        },
+        "/api/restart" => {
+            s.requests.push_back(Request::Restart);
+            Ok(())
+        }
+        "/api/console" => text(args, "line").and_then(|l| {
+            let l = l.trim();
+            if l.is_empty() || l.contains('\n') || l.len() > 4096 {
+                Err("a console command is one line of at most 4096 bytes".to_string())
+            } else {
+                s.requests.push_back(Request::Console(l.to_string()));
+                Ok(())
+            }
+        }),
+        _ => {
+            return error(404, &format!("no such action: {path}"));
+        }
+    };
+    match result {
+        Ok(()) => {
+            if !matches!(path, "/api/stop" | "/api/hint" | "/api/console") {
+                s.stopped &= !matches!(path, "/api/play" | "/api/new");
+            }
+            s.changed();
+            let state = s.state();
+            drop(s);
+            hub.notify();
+            json_response(200, &state)
+        }
+        Err(e) => {
+            if matches!(path, "/api/play" | "/api/load") {
+                s.session.refusal = Some(e.clone());
+                s.changed();
+            }
+            let state = s.state();
+            drop(s);
+            hub.notify();
+            json_response(409, &json!({"error": e, "state": state}))
+        }
+    }
+}
+
+/// The event stream: the whole state at each change (at most every 40 ms), and a comment every 15 s to find
+/// closed connections.
+fn events(hub: &Hub, request: HttpRequest) {
+    let mut out = request.into_writer();
+    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n\
+                Connection: keep-alive\r\n\r\n";
+    if out
+        .write_all(head.as_bytes())
+        .and_then(|()| out.flush())
+        .is_err()
+    {
+        return;
+    }
+    let mut sent = 0;
+    loop {
+        let mut s = hub.lock();
+        let mut waited = Duration::ZERO;
+        while s.version == sent && waited < Duration::from_secs(15) {
+            if hub.quit.load(Ordering::SeqCst) {
+                return;
+            }
+            s = hub.wait(s, Duration::from_millis(500));
+            waited += Duration::from_millis(500);
+        }
+        if hub.quit.load(Ordering::SeqCst) {
+            return;
+        }
+        let message = if s.version == sent {
+            ": still here\n\n".to_string()
+        } else {
+            sent = s.version;
+            format!("event: state\ndata: {}\n\n", s.state())
+        };
+        drop(s);
+        if out
+            .write_all(message.as_bytes())
+            .and_then(|()| out.flush())
+            .is_err()
+        {
+            return;
+        }
+        thread::sleep(Duration::from_millis(40));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_and_origin_checks() {
+        assert_eq!(refusal(80, Some("127.0.0.1:80"), None, true), None);
+        assert_eq!(
+            refusal(80, Some("localhost:80"), Some("http://localhost:80"), true),
+            None
+        );
+        assert!(
+            refusal(80, Some("evil.example:80"), None, false)
+                .unwrap()
+                .contains("Host 'evil.example:80'")
+        );
+        assert!(
+            refusal(80, Some("127.0.0.1:80"), Some("http://evil.example"), true)
+                .unwrap()
+                .contains("Origin")
+        );
+        // A foreign origin may read (the browser keeps the answer from it), not change.
+        assert_eq!(
+            refusal(80, Some("127.0.0.1:80"), Some("http://evil.example"), false),
+            None
+        );
+    }
+}

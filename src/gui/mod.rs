@@ -1,0 +1,289 @@
+//! `oust gui`: a board in the browser, served by the binary.
+//!
+//! The server owns the game ([`session::Session`], through the rules core) and drives a GTP engine as a
+//! subprocess with the match referee's [`EngineProcess`](crate::matches::engine::EngineProcess) ([`worker`]). The
+//! page (the files of `web/`, built into the binary) draws what the server sends and posts what the user does; it
+//! never decides legality. Pushes (engine moves, analysis) reach it as server-sent events. This module is the top
+//! layer of the library: nothing below it knows of it.
+
+pub mod board;
+mod http;
+pub mod session;
+mod worker;
+
+use std::collections::VecDeque;
+use std::net::TcpListener;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+pub use session::{NewGame, Player, Session, Strength};
+
+/// How `oust gui` starts.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The first game.
+    pub game: NewGame,
+    /// The engine's shell command.
+    pub engine: String,
+    /// The port; 0 picks a free one.
+    pub port: u16,
+}
+
+/// Lines the GTP console keeps.
+const CONSOLE_LINES: usize = 400;
+
+/// What the engine worker is asked to do besides playing.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Request {
+    /// A line typed into the console.
+    Console(String),
+    /// The engine's best move and its winning chance.
+    Hint,
+    /// Restart the engine.
+    Restart,
+}
+
+/// The engine's side of the shared state.
+#[derive(Debug, Default)]
+pub(crate) struct EngineState {
+    /// What the engine is doing, for the page (`thinking`, `analysing`, ...); empty when idle.
+    pub busy: String,
+    /// Why the engine is out of action (it died, hung or refused the game), with its last stderr lines.
+    pub fault: Option<String>,
+    /// The engine's name and version.
+    pub name: String,
+    /// The process id of the engine's shell (its process group), for tests that kill it.
+    pub pid: u32,
+    /// True when the engine knows `oust-analyze`.
+    pub analyze: bool,
+}
+
+/// The analysis shown on the board.
+#[derive(Debug, Default)]
+pub(crate) struct Analysis {
+    /// Live analysis is on.
+    pub on: bool,
+    /// The latest entries (JSON as the page draws them) and the number of moves of the position they are for.
+    pub entries: Option<(usize, Value)>,
+    /// Updates received since analysis started, for the speed figure.
+    pub updates: u64,
+    /// The last hint.
+    pub hint: Option<Value>,
+    /// A game review: the win rates (Black's) by position, progress, and the playouts.
+    pub review: Option<Value>,
+    /// A review has been asked for, with the playouts per position.
+    pub review_request: Option<u64>,
+}
+
+/// Everything the server's threads share, behind one lock.
+pub(crate) struct Shared {
+    pub session: Session,
+    /// Bumped at every change the page must see.
+    pub version: u64,
+    pub engine: EngineState,
+    pub analysis: Analysis,
+    pub requests: VecDeque<Request>,
+    pub console: VecDeque<Value>,
+    /// Numbers the console lines.
+    pub console_count: u64,
+    /// Engine-against-engine play is paused.
+    pub paused: bool,
+    /// One engine move may be played while paused.
+    pub step: bool,
+    /// Milliseconds between engine moves when both colours are the engine's.
+    pub pace_ms: u64,
+    /// The engine should not move now (the Stop button): until the next human action.
+    pub stopped: bool,
+}
+
+impl Shared {
+    /// Marks a change for the page.
+    pub fn changed(&mut self) {
+        self.version += 1;
+    }
+
+    /// Adds a console line: `dir` is `>` for a command, `=`/`?` for a response, `!` for the server's own notes.
+    pub fn console(&mut self, dir: &str, text: &str) {
+        if self.console.len() == CONSOLE_LINES {
+            self.console.pop_front();
+        }
+        self.console_count += 1;
+        self.console
+            .push_back(json!({"n": self.console_count, "dir": dir, "text": text}));
+    }
+
+    /// The state the page draws.
+    pub fn state(&self) -> Value {
+        let mut v = self.session.state();
+        v["version"] = json!(self.version);
+        v["engine"] = json!({
+            "busy": self.engine.busy,
+            "fault": self.engine.fault,
+            "name": self.engine.name,
+            "pid": self.engine.pid,
+            "analyze": self.engine.analyze,
+        });
+        v["paused"] = json!(self.paused);
+        v["stopped"] = json!(self.stopped);
+        v["pace_ms"] = json!(self.pace_ms);
+        let moves = self.session.game.records().len();
+        v["analysis"] = json!({
+            "on": self.analysis.on,
+            "entries": self.analysis.entries.as_ref().filter(|(n, _)| *n == moves).map(|(_, e)| e),
+            "updates": self.analysis.updates,
+            "hint": self.analysis.hint,
+            "review": self.analysis.review,
+        });
+        v["console_last"] = json!(self.console_count);
+        v
+    }
+}
+
+/// The lock and the condition that wakes the worker and the event streams.
+pub(crate) struct Hub {
+    pub shared: Mutex<Shared>,
+    pub wake: Condvar,
+    pub quit: AtomicBool,
+    /// The Stop button: interrupts the wait for the engine's move.
+    pub interrupt: AtomicBool,
+    pub port: u16,
+}
+
+impl Hub {
+    pub fn lock(&self) -> MutexGuard<'_, Shared> {
+        self.shared.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Wakes everyone waiting for a change.
+    pub fn notify(&self) {
+        self.wake.notify_all();
+    }
+
+    /// Waits for a change (or `timeout`), returning the guard.
+    pub fn wait<'a>(
+        &self,
+        guard: MutexGuard<'a, Shared>,
+        timeout: Duration,
+    ) -> MutexGuard<'a, Shared> {
+        self.wake
+            .wait_timeout(guard, timeout)
+            .unwrap_or_else(PoisonError::into_inner)
+            .0
+    }
+}
+
+/// A running GUI server: its address, and its threads until it is dropped.
+pub struct Gui {
+    hub: Arc<Hub>,
+    server: Arc<tiny_http::Server>,
+    threads: Vec<thread::JoinHandle<()>>,
+}
+
+impl Gui {
+    /// Starts the engine and the server on 127.0.0.1.
+    ///
+    /// # Errors
+    /// A message for a port in use (naming it), or an engine that does not start or does not answer GTP (with its
+    /// stderr).
+    pub fn start(options: &Options) -> Result<Gui, String> {
+        let session = Session::new(&options.game)?;
+        let listener = TcpListener::bind(("127.0.0.1", options.port))
+            .map_err(|e| format!("cannot listen on 127.0.0.1 port {}: {e}", options.port))?;
+        let port = listener
+            .local_addr()
+            .map_err(|e| format!("cannot read the listening address: {e}"))?
+            .port();
+        let hub = Arc::new(Hub {
+            shared: Mutex::new(Shared {
+                session,
+                version: 1,
+                engine: EngineState::default(),
+                analysis: Analysis::default(),
+                requests: VecDeque::new(),
+                console: VecDeque::new(),
+                console_count: 0,
+                paused: false,
+                step: false,
+                pace_ms: 500,
+                stopped: false,
+            }),
+            wake: Condvar::new(),
+            quit: AtomicBool::new(false),
+            interrupt: AtomicBool::new(false),
+            port,
+        });
+        let engine = worker::Worker::start(hub.clone(), &options.engine)?;
+        let server = Arc::new(
+            tiny_http::Server::from_listener(listener, None)
+                .map_err(|e| format!("cannot serve on port {port}: {e}"))?,
+        );
+        let mut threads = vec![
+            thread::Builder::new()
+                .name("gui-engine".into())
+                .spawn(move || engine.run())
+                .map_err(|e| e.to_string())?,
+        ];
+        let (h, s) = (hub.clone(), server.clone());
+        threads.push(
+            thread::Builder::new()
+                .name("gui-http".into())
+                .spawn(move || http::serve(h, s))
+                .map_err(|e| e.to_string())?,
+        );
+        Ok(Gui {
+            hub,
+            server,
+            threads,
+        })
+    }
+
+    /// The port the server listens on.
+    pub fn port(&self) -> u16 {
+        self.hub.port
+    }
+
+    /// The page's address, `http://127.0.0.1:PORT/`.
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/", self.hub.port)
+    }
+
+    /// Serves until the process ends.
+    pub fn wait(mut self) {
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Gui {
+    fn drop(&mut self) {
+        self.hub.quit.store(true, Ordering::SeqCst);
+        self.hub.notify();
+        self.server.unblock();
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Opens `url` in the user's browser: `$BROWSER`, else `xdg-open`. Returns false when neither could be started.
+pub fn open_browser(url: &str) -> bool {
+    let mut candidates: Vec<String> = Vec::new();
+    if let Ok(b) = std::env::var("BROWSER") {
+        candidates.extend(b.split(':').filter(|s| !s.is_empty()).map(String::from));
+    }
+    candidates.push("xdg-open".to_string());
+    candidates.into_iter().any(|cmd| {
+        std::process::Command::new(&cmd)
+            .arg(url)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .is_ok()
+    })
+}

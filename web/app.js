@@ -1,0 +1,350 @@
+// The page: one state object from the server, drawn by the board module; actions are JSON POSTs, pushes come as
+// server-sent events. The page decides nothing about the rules.
+import { Board } from "./board.js";
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  state: null,
+  layoutBoard: null,
+  notation: localStorage.getItem("oust-notation") || "gtp",
+  hoverPv: null,
+  clickAt: null,
+  lastConsole: 0,
+  lastCapturedKey: null,
+};
+// For tests and the curious: timings measured on the page.
+window.__oust = { clicks: [], renders: 0, analysisUpdates: [] };
+
+const board = new Board($("board"), onCellClick, onCellHover);
+
+async function post(path, args = {}) {
+  const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(args) });
+  let body = null;
+  try { body = await r.json(); } catch (e) { body = { error: `the server answered ${r.status}` }; }
+  if (r.ok) { apply(body); return { ok: true, body }; }
+  if (body.state) apply(body.state);
+  showMessage(body.error || `the server answered ${r.status}`);
+  return { ok: false, body };
+}
+
+function showMessage(text) {
+  $("message").textContent = text || "";
+}
+
+function humanToMove(s) {
+  return !s.over && s.players[s.to_move] === "human" && s.moves === s.total;
+}
+
+async function onCellClick(v) {
+  const s = ui.state;
+  if (!s) return;
+  if (s.over) { showMessage("the game is over"); return; }
+  if (s.players[s.to_move] !== "human") { showMessage(`${s.to_move} is played by the engine`); return; }
+  ui.clickAt = performance.now();
+  const r = await post("/api/play", { move: v });
+  const ms = performance.now() - ui.clickAt;
+  window.__oust.clicks.push({ vertex: v, ok: r.ok, ms });
+  ui.clickAt = null;
+}
+
+function onCellHover(v) {
+  const s = ui.state;
+  const entries = s && s.analysis.entries;
+  if (!v || !entries) { ui.hoverPv = null; board.renderPv(null); return; }
+  const m = entries.moves.find((e) => e.move === v);
+  ui.hoverPv = m && m.pv ? m.pv : null;
+  board.renderPv(ui.hoverPv);
+}
+
+async function ensureLayout(s) {
+  if (ui.layoutBoard === s.board) return;
+  ui.layoutBoard = s.board;
+  const r = await fetch("/api/layout");
+  const layout = await r.json();
+  if (layout.board !== s.board) { ui.layoutBoard = null; return; }
+  board.setLayout(layout);
+  board.setNotation(ui.notation);
+}
+
+let applying = Promise.resolve();
+function apply(s) {
+  applying = applying.then(() => draw(s)).catch((e) => console.error(e));
+  return applying;
+}
+
+function cap(c) { return c[0].toUpperCase() + c.slice(1); }
+
+function name(v) {
+  // A move's name in the chosen notation.
+  if (ui.notation !== "ap" || !board.cells.has(v)) return v;
+  return board.cells.get(v).ap;
+}
+
+async function draw(s) {
+  if (ui.state && s.version < ui.state.version && s.board === ui.state.board) return;
+  const previous = ui.state;
+  ui.state = s;
+  await ensureLayout(s);
+  s.humanToMove = humanToMove(s);
+  board.render(s);
+  window.__oust.renders++;
+  // Captured stones, shown briefly, once per move.
+  const capKey = `${s.moves}:${s.captured.join(",")}`;
+  if (previous && s.captured.length && capKey !== ui.lastCapturedKey && previous.moves < s.moves) {
+    board.showCaptured(s.captured, s.captured_color);
+  }
+  ui.lastCapturedKey = capKey;
+  let status = s.status;
+  if (!s.over && s.engine.busy === "thinking") status += " (the engine is thinking…)";
+  $("status").textContent = status;
+  $("note").textContent = s.note;
+  if (!ui.clickAt) showMessage(s.refusal || "");
+  $("players").textContent = `Black: ${s.players.black} · White: ${s.players.white}` +
+    (s.pie ? " · pie rule" : "") + ` · ${s.board}` + (s.source ? ` · ${s.source}` : "");
+  $("engine-name").textContent = `engine: ${s.engine.name}` + (s.engine.busy ? ` (${s.engine.busy})` : "");
+  // Buttons.
+  const both = s.players.black === "engine" && s.players.white === "engine";
+  $("watch").hidden = !both;
+  document.querySelector('[data-action="pause"]').textContent = s.paused ? "Resume" : "Pause";
+  if (document.activeElement !== $("pace")) $("pace").value = s.pace_ms;
+  document.querySelector('[data-action="swap"]').hidden = !(s.swap && s.players[s.to_move] === "human" && s.moves === s.total);
+  document.querySelector('[data-action="stop"]').hidden = s.engine.busy !== "thinking";
+  // Fault banner.
+  $("banner").hidden = !s.engine.fault;
+  $("fault-text").textContent = s.engine.fault ? `The engine stopped working: ${s.engine.fault}` : "";
+  drawMoves(s);
+  drawAnalysis(s);
+  if (s.console_last !== ui.lastConsole) refreshConsole();
+}
+
+function drawMoves(s) {
+  const ol = $("moves");
+  const items = [{ label: "start", moves: 0, color: "" }].concat(s.turns.map((t) => ({
+    label: ui.notation === "ap" ? t.ap : t.gtp, moves: t.moves, color: t.color,
+  })));
+  const key = JSON.stringify(items) + s.moves;
+  if (ol.dataset.key === key) return;
+  ol.dataset.key = key;
+  ol.replaceChildren(...items.map((it, i) => {
+    const li = document.createElement("li");
+    li.textContent = it.label;
+    li.value = i;
+    li.className = it.color;
+    li.dataset.moves = it.moves;
+    if (it.moves === s.moves) li.classList.add("current");
+    if (it.moves > s.moves) li.classList.add("future");
+    li.addEventListener("click", () => post("/api/jump", { moves: it.moves }));
+    return li;
+  }));
+  const cur = ol.querySelector(".current");
+  if (cur) cur.scrollIntoView({ block: "nearest" });
+}
+
+function pct(w) { return `${(w * 100).toFixed(1)}%`; }
+
+function drawAnalysis(s) {
+  const a = s.analysis;
+  $("analysis").checked = a.on;
+  const entries = a.on ? a.entries : null;
+  board.renderHeat(entries);
+  if (!entries) board.renderPv(null);
+  const bar = $("winbar");
+  bar.hidden = !entries || entries.black == null;
+  let text = "";
+  if (entries && entries.black != null) {
+    $("winbar-black").style.width = pct(entries.black);
+    $("winbar-text").textContent = `Black ${pct(entries.black)} · White ${pct(1 - entries.black)}`;
+    const best = entries.moves[0];
+    text = `best ${name(best.move)}: ${cap(entries.to_move)} ${pct(best.winrate)}, ${best.visits} visits`;
+    if (best.proof === "win") text = `${cap(entries.to_move)}: proven win (${name(best.move)})` + (a.proven_in ? ` in ${a.proven_in}` : "");
+    if (best.proof === "loss") text = `${cap(entries.to_move)}: proven loss`;
+    if (best.proof === "draw") text = `proven: no winner`;
+    const now = performance.now();
+    const u = window.__oust.analysisUpdates;
+    if (!u.length || u[u.length - 1].n !== a.updates) u.push({ n: a.updates, t: now });
+    if (u.length > 200) u.splice(0, u.length - 200);
+  } else if (a.on) {
+    text = s.over ? "nothing to analyse: the game is over" : (s.engine.analyze ? "analysing…" : "this engine has no oust-analyze");
+  }
+  if (a.hint && a.hint.moves === s.moves && a.hint.best && a.hint.best.move) {
+    text += (text ? " · " : "") + `Hint: ${name(a.hint.best.move)}` + (a.hint.best.winrate != null ? ` (${pct(a.hint.best.winrate)})` : "");
+  }
+  $("analysis-text").textContent = text;
+  drawReview(s);
+}
+
+function drawReview(s) {
+  const r = s.analysis.review;
+  $("review-progress").hidden = !r || r.done === r.total;
+  const g = $("graph");
+  g.hidden = !r;
+  if (!r) return;
+  $("review-bar").value = r.done / r.total;
+  $("review-text").textContent = `${r.done} of ${r.total} positions` + (r.eta_s != null && r.done < r.total ? `, about ${r.eta_s} s left` : "");
+  const W = g.clientWidth || 300, H = 130, pad = 8;
+  const n = r.rates.length;
+  const X = (i) => pad + (W - 2 * pad) * (n > 1 ? i / (n - 1) : 0);
+  const Y = (w) => pad + (H - 2 * pad) * (1 - w);
+  const key = JSON.stringify(r.rates) + W + s.moves;
+  if (g.dataset.key === key) return;
+  g.dataset.key = key;
+  g.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  const parts = [`<line class="half" x1="${pad}" x2="${W - pad}" y1="${Y(0.5)}" y2="${Y(0.5)}"/>`];
+  const pts = r.rates.map((w, i) => (w == null ? null : `${X(i).toFixed(1)},${Y(w).toFixed(1)}`)).filter(Boolean);
+  parts.push(`<polyline class="line" points="${pts.join(" ")}"/>`);
+  // The largest swings: the biggest changes of Black's chance from one position to the next.
+  const swings = [];
+  for (let i = 1; i < n; i++) if (r.rates[i] != null && r.rates[i - 1] != null) swings.push([Math.abs(r.rates[i] - r.rates[i - 1]), i]);
+  swings.sort((a, b) => b[0] - a[0]);
+  for (const [d, i] of swings.slice(0, 3)) if (d > 0.1) parts.push(`<circle class="swing" data-swing="${i}" cx="${X(i)}" cy="${Y(r.rates[i])}" r="4"><title>move ${i}: ${(d * 100).toFixed(0)} points</title></circle>`);
+  parts.push(`<line class="cursor" x1="${X(s.moves)}" x2="${X(s.moves)}" y1="${pad}" y2="${H - pad}"/>`);
+  g.innerHTML = parts.join("");
+  g.onclick = (ev) => {
+    const rect = g.getBoundingClientRect();
+    const i = Math.round(((ev.clientX - rect.left) / rect.width * W - pad) / (W - 2 * pad) * (n - 1));
+    post("/api/jump", { moves: Math.max(0, Math.min(n - 1, i)) });
+  };
+}
+
+async function refreshConsole() {
+  const r = await fetch("/api/console");
+  const body = await r.json();
+  const pre = $("console");
+  pre.replaceChildren(...body.lines.map((l) => {
+    const span = document.createElement("span");
+    span.className = l.dir === ">" ? "cmd" : l.dir === "?" ? "err" : l.dir === "!" ? "note" : "";
+    span.textContent = (l.dir === ">" ? "> " : l.dir === "!" ? "! " : `${l.dir} `) + l.text + "\n";
+    return span;
+  }));
+  ui.lastConsole = body.lines.length ? body.lines[body.lines.length - 1].n : 0;
+  pre.scrollTop = pre.scrollHeight;
+}
+
+// Records: file picker, drag and drop, paste.
+async function loadText(text, name) {
+  const r = await post("/api/load", { text, name });
+  if (r.ok) showMessage(`loaded ${name}`);
+}
+$("file").addEventListener("change", async (ev) => {
+  const f = ev.target.files[0];
+  if (f) await loadText(await f.text(), f.name);
+  ev.target.value = "";
+});
+for (const target of [$("drop"), document.body]) {
+  target.addEventListener("dragover", (ev) => { ev.preventDefault(); $("drop").classList.add("over"); });
+  target.addEventListener("dragleave", () => $("drop").classList.remove("over"));
+  target.addEventListener("drop", async (ev) => {
+    ev.preventDefault();
+    ev.stopPropagation();
+    $("drop").classList.remove("over");
+    const f = ev.dataTransfer.files[0];
+    if (f) await loadText(await f.text(), f.name);
+    else { const t = ev.dataTransfer.getData("text"); if (t) await loadText(t, "the dropped text"); }
+  });
+}
+
+// Buttons.
+const actions = {
+  "new": () => openNewDialog(),
+  "undo-turn": () => post("/api/undo", { unit: "turn" }),
+  "undo-move": () => post("/api/undo", { unit: "move" }),
+  "redo-move": () => post("/api/redo", { unit: "move" }),
+  "redo-turn": () => post("/api/redo", { unit: "turn" }),
+  "swap": () => post("/api/play", { move: "swap" }),
+  "resign": () => post("/api/resign"),
+  "engine-move": () => post("/api/engine-move"),
+  "stop": () => post("/api/stop"),
+  "pause": () => post("/api/pause", { paused: !ui.state.paused }),
+  "step": () => post("/api/step"),
+  "hint": () => post("/api/hint"),
+  "review": () => post("/api/review", { playouts: Number($("review-playouts").value) }),
+  "restart": () => post("/api/restart"),
+  "load-paste": () => loadText($("paste").value, "the pasted record"),
+};
+document.addEventListener("click", (ev) => {
+  const b = ev.target.closest("[data-action]");
+  if (b && actions[b.dataset.action]) actions[b.dataset.action]();
+});
+$("pace").addEventListener("change", () => post("/api/pace", { ms: Number($("pace").value) }));
+$("analysis").addEventListener("change", () => post("/api/analysis", { on: $("analysis").checked }));
+$("notation").checked = ui.notation === "ap";
+$("notation").addEventListener("change", () => {
+  ui.notation = $("notation").checked ? "ap" : "gtp";
+  localStorage.setItem("oust-notation", ui.notation);
+  board.setNotation(ui.notation);
+  if (ui.state) { $("moves").dataset.key = ""; drawMoves(ui.state); drawAnalysis(ui.state); }
+});
+$("console-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const line = $("console-line").value.trim();
+  if (line) post("/api/console", { line });
+  $("console-line").value = "";
+});
+$("console").parentElement.addEventListener("toggle", () => refreshConsole());
+document.addEventListener("keydown", (ev) => {
+  if (ev.target.closest("input, textarea, select")) return;
+  if (ev.key === "ArrowLeft") { ev.preventDefault(); post("/api/undo", { unit: "move" }); }
+  if (ev.key === "ArrowRight") { ev.preventDefault(); post("/api/redo", { unit: "move" }); }
+});
+
+// The new-game dialog.
+function openNewDialog() {
+  const s = ui.state;
+  const m = /^hex(\d+)$/.exec(s.board) || [];
+  const r = /^(\d+)x(\d+)$/.exec(s.board) || [];
+  $("new-kind").value = m[1] ? "hex" : (r[1] === r[2] ? "square" : "rect");
+  $("new-a").value = m[1] || r[1] || 9;
+  $("new-b").value = r[2] || 5;
+  $("new-black").value = s.players.black;
+  $("new-white").value = s.players.white;
+  $("new-pie").checked = s.pie;
+  $("new-strength").value = s.strength.kind;
+  $("new-strength-value").value = s.strength.value || 1;
+  $("new-error").textContent = "";
+  syncDialog();
+  $("new-dialog").showModal();
+}
+function syncDialog() {
+  const kind = $("new-kind").value;
+  $("size-label").textContent = kind === "hex" ? "side (2–13)" : kind === "rect" ? "columns (2–25)" : "size (2–25)";
+  $("new-a").max = kind === "hex" ? 13 : 25;
+  $("new-b-label").hidden = kind !== "rect";
+  $("new-strength-value").hidden = $("new-strength").value === "default";
+}
+$("new-kind").addEventListener("change", syncDialog);
+$("new-strength").addEventListener("change", syncDialog);
+$("new-form").addEventListener("submit", async (ev) => {
+  if (ev.submitter && ev.submitter.value === "cancel") return;
+  ev.preventDefault();
+  const kind = $("new-kind").value;
+  const a = $("new-a").value, b = $("new-b").value;
+  const args = {
+    board: kind === "hex" ? `hex${a}` : kind === "rect" ? `${a}x${b}` : a,
+    black: $("new-black").value, white: $("new-white").value, pie: $("new-pie").checked,
+  };
+  const kindS = $("new-strength").value, v = Number($("new-strength-value").value);
+  if (kindS === "seconds") args.seconds = v;
+  else if (kindS === "playouts") args.playouts = Math.round(v);
+  else args.strength = "default";
+  const r = await post("/api/new", args);
+  if (r.ok) $("new-dialog").close();
+  else $("new-error").textContent = r.body.error;
+});
+
+// Start: a query (board=, black=, white=, pie=) starts that game, then leaves the address so that a reload keeps
+// the game; otherwise the server's game is shown as it is.
+async function start() {
+  const q = new URLSearchParams(location.search);
+  if (["board", "black", "white", "pie"].some((k) => q.has(k))) {
+    const args = {};
+    for (const k of ["board", "black", "white", "pie"]) if (q.has(k)) args[k] = q.get(k);
+    await post("/api/new", args);
+    history.replaceState(null, "", location.pathname);
+  } else {
+    const r = await fetch("/api/state");
+    await apply(await r.json());
+  }
+  const events = new EventSource("/api/events");
+  events.addEventListener("state", (ev) => apply(JSON.parse(ev.data)));
+}
+start();

@@ -1,0 +1,185 @@
+// The board: draws what the server says, and nothing else. It knows no rules: the legal cells, the stones, the
+// marks and the analysis all come in the state. Each cell is a <g data-vertex="GTP name">; a stone carries
+// data-stone="black|white". Rendering compares with what is drawn and writes only what changed.
+
+const SVG = "http://www.w3.org/2000/svg";
+const R_HEX = 1 / Math.sqrt(3); // circumradius of a pointy-top hexagon 1 wide
+
+function el(name, attrs = {}, parent = null) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function hexPoints(x, y, r) {
+  const pts = [];
+  for (let i = 0; i < 6; i++) {
+    const a = Math.PI / 180 * (60 * i - 90);
+    pts.push(`${(x + r * Math.cos(a)).toFixed(3)},${(y + r * Math.sin(a)).toFixed(3)}`);
+  }
+  return pts.join(" ");
+}
+
+// Colour of a win rate (0..1) for the heat map: red (bad for the mover) through yellow to green (good).
+function rateColour(w) {
+  const h = Math.max(0, Math.min(1, w)) * 120;
+  return `hsl(${h.toFixed(0)}, 85%, 45%)`;
+}
+
+export class Board {
+  constructor(svg, onClick, onHover) {
+    this.svg = svg;
+    this.onClick = onClick;
+    this.onHover = onHover;
+    this.layout = null;
+    this.cells = new Map(); // vertex -> {g, shape, stone, x, y}
+    this.drawn = { stones: "", legal: "", last: null, notation: null, heat: null, pv: null };
+    this.notation = "gtp";
+  }
+
+  setLayout(layout) {
+    this.layout = layout;
+    const svg = this.svg;
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    this.cells.clear();
+    const pad = 0.75;
+    const vb = [layout.min_x - pad, layout.min_y - pad,
+      layout.max_x - layout.min_x + 2 * pad, layout.max_y - layout.min_y + 2 * pad];
+    svg.setAttribute("viewBox", vb.map((v) => v.toFixed(3)).join(" "));
+    svg.classList.toggle("hex", layout.hex);
+    svg.dataset.board = layout.board;
+    this.gCells = el("g", { class: "cells" }, svg);
+    this.gLabels = el("g", { class: "labels" }, svg);
+    this.gMarks = el("g", { class: "marks" }, svg);
+    this.gHeat = el("g", { class: "heat" }, svg);
+    this.gPv = el("g", { class: "pv" }, svg);
+    for (const c of layout.cells) {
+      const g = el("g", { class: "cell", "data-vertex": c.v, "data-ap": c.ap }, this.gCells);
+      const shape = layout.hex
+        ? el("polygon", { class: "tile", points: hexPoints(c.x, c.y, R_HEX * 0.985) }, g)
+        : el("rect", { class: "tile", x: c.x - 0.49, y: c.y - 0.49, width: 0.98, height: 0.98, rx: 0.06 }, g);
+      const hover = el("circle", { class: "hover", cx: c.x, cy: c.y, r: 0.36 }, g);
+      const stone = el("circle", { class: "stone", cx: c.x, cy: c.y, r: 0.4 }, g);
+      g.addEventListener("click", () => this.onClick(c.v));
+      g.addEventListener("mouseenter", () => this.onHover && this.onHover(c.v));
+      g.addEventListener("mouseleave", () => this.onHover && this.onHover(null));
+      this.cells.set(c.v, { g, shape, stone, hover, x: c.x, y: c.y, ap: c.ap });
+    }
+    this.labels = layout.labels.map((l) => {
+      const t = el("text", { class: "label", x: l.x, y: l.y, "text-anchor": "middle", "dominant-baseline": "central" }, this.gLabels);
+      return { t, gtp: l.gtp, ap: l.ap };
+    });
+    this.lastMark = el("circle", { class: "last-mark", r: 0.12, visibility: "hidden" }, this.gMarks);
+    this.drawn = { stones: "", legal: "", last: null, notation: null, heat: null, pv: null };
+    this.order = layout.cells.map((c) => c.v);
+  }
+
+  setNotation(n) {
+    this.notation = n;
+    if (this.drawn.notation === n) return;
+    for (const l of this.labels) {
+      const text = n === "ap" ? l.ap : l.gtp;
+      l.t.textContent = text;
+      l.t.setAttribute("visibility", text ? "visible" : "hidden");
+    }
+    this.drawn.notation = n;
+  }
+
+  // state.stones: one character per cell in layout order (X black, O white, . empty).
+  render(state) {
+    if (!this.layout || state.board !== this.layout.board) return false;
+    const stones = state.stones;
+    if (stones !== this.drawn.stones) {
+      for (let i = 0; i < this.order.length; i++) {
+        const ch = stones[i];
+        if (ch === this.drawn.stones[i]) continue;
+        const c = this.cells.get(this.order[i]);
+        if (ch === "X") c.stone.setAttribute("data-stone", "black");
+        else if (ch === "O") c.stone.setAttribute("data-stone", "white");
+        else c.stone.removeAttribute("data-stone");
+        c.g.classList.toggle("occupied", ch !== ".");
+      }
+      this.drawn.stones = stones;
+    }
+    const legalKey = state.legal.join(",") + "|" + state.to_move + "|" + state.humanToMove;
+    if (legalKey !== this.drawn.legal) {
+      const legal = new Set(state.humanToMove ? state.legal : []);
+      for (const [v, c] of this.cells) c.g.classList.toggle("legal", legal.has(v));
+      this.svg.classList.toggle("to-black", state.to_move === "black");
+      this.svg.classList.toggle("to-white", state.to_move === "white");
+      this.drawn.legal = legalKey;
+    }
+    if (state.last !== this.drawn.last) {
+      const c = state.last && this.cells.get(state.last);
+      if (c) {
+        this.lastMark.setAttribute("cx", c.x);
+        this.lastMark.setAttribute("cy", c.y);
+        this.lastMark.setAttribute("visibility", "visible");
+      } else {
+        this.lastMark.setAttribute("visibility", "hidden");
+      }
+      this.drawn.last = state.last;
+    }
+    return true;
+  }
+
+  // The stones the last move captured, shown for a moment as they disappear.
+  showCaptured(vertices, colour) {
+    for (const v of vertices) {
+      const c = this.cells.get(v);
+      if (!c) continue;
+      const g = el("circle", { class: `captured ${colour}`, cx: c.x, cy: c.y, r: 0.4 }, this.gMarks);
+      setTimeout(() => g.remove(), 1400);
+    }
+  }
+
+  // Analysis: candidate moves shaded by visits, with their win rates in percent.
+  renderHeat(entries) {
+    const key = entries ? JSON.stringify(entries.moves.map((m) => [m.move, m.visits, m.winrate])) : null;
+    if (key === this.drawn.heat) return;
+    this.drawn.heat = key;
+    while (this.gHeat.firstChild) this.gHeat.removeChild(this.gHeat.firstChild);
+    if (!entries) return;
+    const max = entries.max_visits || 1;
+    for (const m of entries.moves) {
+      const c = this.cells.get(m.move);
+      if (!c) continue;
+      const share = (m.visits || 0) / max;
+      const g = el("g", { class: "heat-cell", "data-heat": m.move }, this.gHeat);
+      el("circle", {
+        cx: c.x, cy: c.y, r: 0.16 + 0.26 * Math.sqrt(share),
+        fill: rateColour(m.winrate), "fill-opacity": 0.35 + 0.5 * share,
+        class: m.order === 0 ? "heat-dot best" : "heat-dot",
+      }, g);
+      if ((m.visits || 0) >= 10 || m.proof) {
+        const t = el("text", { x: c.x, y: c.y, class: "heat-text", "text-anchor": "middle", "dominant-baseline": "central" }, g);
+        t.textContent = m.proof ? { win: "W", loss: "L", draw: "D" }[m.proof] || "?" : Math.round(m.winrate * 100);
+      }
+    }
+  }
+
+  // The principal variation of a candidate as numbered ghost stones.
+  renderPv(pv) {
+    const key = pv ? JSON.stringify(pv) : null;
+    if (key === this.drawn.pv) return;
+    this.drawn.pv = key;
+    while (this.gPv.firstChild) this.gPv.removeChild(this.gPv.firstChild);
+    if (!pv) return;
+    const seen = new Set();
+    pv.forEach(([colour, v], i) => {
+      const c = this.cells.get(v);
+      if (!c || seen.has(v)) return;
+      seen.add(v);
+      const black = colour.toLowerCase().startsWith("b");
+      el("circle", { cx: c.x, cy: c.y, r: 0.4, class: `ghost ${black ? "black" : "white"}` }, this.gPv);
+      const t = el("text", { x: c.x, y: c.y, class: `ghost-num ${black ? "on-black" : "on-white"}`, "text-anchor": "middle", "dominant-baseline": "central" }, this.gPv);
+      t.textContent = i + 1;
+    });
+  }
+
+  centre(v) {
+    const c = this.cells.get(v);
+    return c ? [c.x, c.y] : null;
+  }
+}
