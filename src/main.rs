@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 
-use cli::{UsageError, bench, matches, records, serve, solve};
+use cli::{UsageError, bench, gui, matches, records, serve, solve};
 
 /// An engine for the board game Oust, speaking a GTP-style protocol on stdin and stdout.
 #[derive(Parser, Debug)]
@@ -38,6 +38,7 @@ Examples:
   oust ap-import game.json -o game.sgf        an Abstract Play game as SGF
   oust ap-export game.sgf                     an SGF record as an Abstract Play turn list
   oust solve --size 4                         the exact value of the empty 4x4 board
+  oust gui --size hex7                        play, watch and analyse in the browser
 
 'oust SUBCOMMAND --help' gives a subcommand's options.";
 
@@ -75,6 +76,11 @@ enum Command {
     /// distance to the end (fastest win, slowest loss), the principal variation, nodes, speed, table memory and
     /// time. Progress goes to stderr every second. Exits with status 3 when the solve stops unproven ("unknown")
     Solve(solve::SolveArgs),
+    /// Play, watch, review and analyse Oust in the browser
+    ///
+    /// Serve a board page on 127.0.0.1, print its address on stdout and open it in the browser: play against
+    /// the engine (any GTP engine with --engine), watch engine games, analyse and review, open and save records
+    Gui(gui::GuiArgs),
 }
 
 fn main() -> ExitCode {
@@ -95,6 +101,7 @@ fn main() -> ExitCode {
         Some(Command::ApImport(args)) => (Some("ap-import"), Ok(records::run_ap_import(args))),
         Some(Command::ApExport(args)) => (Some("ap-export"), Ok(records::run_ap_export(args))),
         Some(Command::Solve(args)) => (Some("solve"), solve::run(args)),
+        Some(Command::Gui(args)) => (Some("gui"), gui::run(args)),
         None => (None, serve::run(&cli.engine)),
     };
     outcome.unwrap_or_else(|UsageError(message)| usage_error(name, &message))

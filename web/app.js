@@ -21,8 +21,8 @@ async function post(path, args = {}) {
   const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(args) });
   let body = null;
   try { body = await r.json(); } catch (e) { body = { error: `the server answered ${r.status}` }; }
-  if (r.ok) { apply(body); return { ok: true, body }; }
-  if (body.state) apply(body.state);
+  if (r.ok) { await apply(body); return { ok: true, body }; }
+  if (body.state) await apply(body.state);
   showMessage(body.error || `the server answered ${r.status}`);
   return { ok: false, body };
 }
@@ -88,6 +88,7 @@ async function draw(s) {
   s.humanToMove = humanToMove(s);
   board.render(s);
   window.__oust.renders++;
+  window.__oust.version = s.version;
   // Captured stones, shown briefly, once per move.
   const capKey = `${s.moves}:${s.captured.join(",")}`;
   if (previous && s.captured.length && capKey !== ui.lastCapturedKey && previous.moves < s.moves) {

@@ -89,7 +89,7 @@ pub fn layout(geo: &Geometry) -> Value {
                 let first = (y - (side - 1)).max(0);
                 let number = split_name(&geo.name(at(first, y))).1;
                 let row = split_name(&cell_name(geo, at(first, y))).0;
-                if y <= side - 1 {
+                if y < side {
                     labels.push(label(geo, (-1, y), &number, ""));
                 }
                 if y >= side - 1 {

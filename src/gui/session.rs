@@ -228,10 +228,7 @@ impl Session {
         let Some(&(color, _)) = self.redo.last() else {
             return false;
         };
-        loop {
-            let Some((c, mv)) = self.redo.pop() else {
-                break;
-            };
+        while let Some((c, mv)) = self.redo.pop() {
             if self.game.play(c, mv).is_err() {
                 self.redo.clear();
                 break;
@@ -370,7 +367,12 @@ impl Session {
                     (t.clone(), t)
                 }
             };
-            if open && let Some(last) = turns.last_mut() {
+            // A forced pass after a capture ends the capturing turn; Abstract Play writes no pass there, but the
+            // list shows it on a line of its own.
+            if open
+                && mv != Move::Pass
+                && let Some(last) = turns.last_mut()
+            {
                 let push = |key: &str, t: &str, v: &mut Value| {
                     let s = format!("{},{t}", v[key].as_str().unwrap_or(""));
                     v[key] = Value::String(s);
@@ -381,7 +383,6 @@ impl Session {
             } else {
                 turns.push(json!({"color": color.name(), "gtp": gtp, "ap": ap, "moves": i + 1}));
             }
-            // A forced pass after a capture ends the capturing turn (Abstract Play writes no pass there).
             open = extra && mv != Move::Pass;
         }
         turns

@@ -1,0 +1,885 @@
+//! `oust gui`: the server's API and its refusals (no browser), and the page in a real headless Chromium driven
+//! over WebDriver. Every board the page shows is checked against the rules core. Outside CI, the browser tests say
+//! plainly on stderr that they were skipped when Chromium or chromedriver is missing; under CI they fail then.
+
+#[path = "common/webdriver.rs"]
+mod webdriver;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use oust::gui::{Gui, NewGame, Options, Player, Strength};
+use oust::rules::{Color, Geometry, Move, Position, Shape, Status};
+use oust::{notation, sgf};
+use serde_json::{Value, json};
+use webdriver::{Browser, say_skipped, unavailable};
+
+/// The engine the tests drive: this crate's binary, one thread, quick moves.
+fn engine() -> String {
+    format!("'{}' --threads 1", env!("CARGO_BIN_EXE_oust"))
+}
+
+fn start(board: Shape, players: [Player; 2]) -> Gui {
+    Gui::start(&Options {
+        game: NewGame {
+            board,
+            players,
+            pie: false,
+            strength: Strength::Playouts(150),
+        },
+        engine: engine(),
+        port: 0,
+    })
+    .expect("the gui starts")
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(30)))
+        .build()
+        .into()
+}
+
+/// GET `path`: status and body.
+fn get(gui: &Gui, path: &str) -> (u16, String) {
+    let mut r = agent().get(&format!("{}{path}", gui.url())).call().unwrap();
+    let status = r.status().as_u16();
+    (status, r.body_mut().read_to_string().unwrap())
+}
+
+/// POST `args` as JSON to `path`: status and JSON body.
+fn post(gui: &Gui, path: &str, args: Value) -> (u16, Value) {
+    let mut r = agent()
+        .post(&format!("{}{path}", gui.url()))
+        .header("Content-Type", "application/json")
+        .send(args.to_string())
+        .unwrap();
+    let status = r.status().as_u16();
+    let text = r.body_mut().read_to_string().unwrap();
+    (status, serde_json::from_str(&text).unwrap())
+}
+
+fn state(gui: &Gui) -> Value {
+    serde_json::from_str(&get(gui, "api/state").1).unwrap()
+}
+
+/// A raw HTTP/1.1 request with the given headers; the status and body of the answer.
+fn raw(gui: &Gui, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(("127.0.0.1", gui.port())).unwrap();
+    let mut req = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+    s.write_all(req.as_bytes()).unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    let status = out[9..12].parse().unwrap();
+    let body = out.split("\r\n\r\n").nth(1).unwrap_or("").to_string();
+    (status, body)
+}
+
+/// Waits until `f` holds of the server's state.
+fn wait_state(gui: &Gui, limit: Duration, what: &str, f: impl Fn(&Value) -> bool) -> Value {
+    let until = Instant::now() + limit;
+    loop {
+        let s = state(gui);
+        if f(&s) {
+            return s;
+        }
+        assert!(Instant::now() < until, "timed out waiting for {what}: {s}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The game the server holds, replayed through the rules from its SGF download.
+fn server_game(gui: &Gui) -> oust::rules::Game {
+    let (status, text) = get(gui, "api/sgf");
+    assert_eq!(status, 200);
+    let record = sgf::parse(&text).unwrap();
+    let mut game = sgf::replay(&record, None).unwrap();
+    // The download holds moves taken back too: go back to the server's position.
+    let moves = state(gui)["moves"].as_u64().unwrap() as usize;
+    while game.records().len() > moves {
+        game.undo();
+    }
+    game
+}
+
+#[test]
+fn play_refusals_and_bad_requests() {
+    let gui = start(Shape::square(5), [Player::Human, Player::Human]);
+    let (status, s) = post(&gui, "api/play", json!({"move": "C3"}));
+    assert_eq!(status, 200);
+    assert_eq!(s["status"], "White to move");
+    assert_eq!(s["last"], "C3");
+    post(&gui, "api/play", json!({"move": "A1"}));
+    let before = state(&gui);
+    // The engine's words for an illegal placement, and nothing changes.
+    let (status, e) = post(&gui, "api/play", json!({"move": "C4"}));
+    assert_eq!(status, 409);
+    assert_eq!(
+        e["error"],
+        "illegal move: C4 joins black stones into a group of 2 that touches no white stone"
+    );
+    let after = state(&gui);
+    for key in ["stones", "to_move", "moves", "turns", "legal"] {
+        assert_eq!(before[key], after[key], "{key} changed");
+    }
+    assert_eq!(after["refusal"], e["error"]);
+    let (status, e) = post(&gui, "api/play", json!({"move": "C3"}));
+    assert_eq!(
+        (status, e["error"].as_str().unwrap()),
+        (409, "illegal move: C3 is occupied by a black stone")
+    );
+    let (status, e) = post(&gui, "api/play", json!({"move": "F9"}));
+    assert_eq!(status, 409);
+    assert!(
+        e["error"].as_str().unwrap().starts_with("illegal move: F9"),
+        "{e}"
+    );
+    let (status, e) = post(&gui, "api/play", json!({"vertex": "C3"}));
+    assert_eq!(
+        (status, e["error"].as_str().unwrap()),
+        (409, "the request needs 'move', a string")
+    );
+    let (status, body) = raw(
+        &gui,
+        "POST",
+        "/api/play",
+        &[("Host", &format!("127.0.0.1:{}", gui.port()))],
+        "{not json",
+    );
+    assert_eq!(status, 400);
+    assert!(body.contains("the request is not JSON"), "{body}");
+    assert_eq!(get(&gui, "api/nothing").0, 404);
+    assert_eq!(post(&gui, "api/nothing", json!({})).0, 404);
+    // New games: every board oust supports, and the refusal of one it does not.
+    let (status, e) = post(&gui, "api/new", json!({"board": "hex14"}));
+    assert_eq!(status, 409);
+    assert!(e["error"].as_str().unwrap().contains("14"), "{e}");
+    let (status, e) = post(&gui, "api/new", json!({"board": "9", "black": "robot"}));
+    assert_eq!(
+        (status, e["error"].as_str().unwrap()),
+        (409, "a player is human or engine, got 'robot'")
+    );
+    for board in ["2", "25", "7x5", "25x2", "hex2", "hex13"] {
+        let (status, s) = post(
+            &gui,
+            "api/new",
+            json!({"board": board, "black": "human", "white": "human"}),
+        );
+        assert_eq!(status, 200, "{board}: {s}");
+        let shape = Shape::parse(board).unwrap();
+        let geo = Geometry::new(shape).unwrap();
+        let layout: Value = serde_json::from_str(&get(&gui, "api/layout").1).unwrap();
+        assert_eq!(
+            layout["cells"].as_array().unwrap().len(),
+            geo.len(),
+            "{board}"
+        );
+        assert_eq!(s["legal"].as_array().unwrap().len(), geo.len(), "{board}");
+    }
+}
+
+#[test]
+fn foreign_host_and_origin_are_refused() {
+    let gui = start(Shape::square(5), [Player::Human, Player::Human]);
+    let port = gui.port();
+    let ours = format!("127.0.0.1:{port}");
+    let local = format!("localhost:{port}");
+    assert_eq!(
+        raw(&gui, "GET", "/api/state", &[("Host", &ours)], "").0,
+        200
+    );
+    assert_eq!(raw(&gui, "GET", "/", &[("Host", &local)], "").0, 200);
+    // DNS rebinding: a page of evil.example that resolves to 127.0.0.1 sends its own name as the Host.
+    for host in [
+        format!("evil.example:{port}"),
+        "127.0.0.1:1".to_string(),
+        format!("127.0.0.2:{port}"),
+    ] {
+        let (status, body) = raw(&gui, "GET", "/api/state", &[("Host", &host)], "");
+        assert_eq!(status, 403, "{host}");
+        assert!(
+            body.contains(&format!("Host '{host}' is not this server")),
+            "{body}"
+        );
+    }
+    let (status, body) = raw(&gui, "GET", "/api/state", &[], "");
+    assert_eq!((status, body.contains("no Host header")), (403, true));
+    // A foreign page may not change the game.
+    let play = r#"{"move": "C3"}"#;
+    let (status, body) = raw(
+        &gui,
+        "POST",
+        "/api/play",
+        &[("Host", &ours), ("Origin", "http://evil.example")],
+        play,
+    );
+    assert_eq!(status, 403);
+    assert!(
+        body.contains("Origin 'http://evil.example' may not change the game"),
+        "{body}"
+    );
+    let (status, _) = raw(
+        &gui,
+        "POST",
+        "/api/play",
+        &[
+            ("Host", &ours),
+            ("Origin", &format!("http://localhost:{}", port + 1)),
+        ],
+        play,
+    );
+    assert_eq!(status, 403);
+    assert_eq!(
+        state(&gui)["moves"],
+        0,
+        "the refused requests changed the game"
+    );
+    let (status, _) = raw(
+        &gui,
+        "POST",
+        "/api/play",
+        &[("Host", &ours), ("Origin", &format!("http://{ours}"))],
+        play,
+    );
+    assert_eq!(status, 200);
+    assert_eq!(state(&gui)["moves"], 1);
+}
+
+#[test]
+fn a_wrong_engine_or_a_port_in_use_fails_at_start_with_the_reason() {
+    let options = |engine: &str, port: u16| Options {
+        game: NewGame::default(),
+        engine: engine.to_string(),
+        port,
+    };
+    let e = Gui::start(&options("/nonexistent/engine --flag", 0))
+        .err()
+        .unwrap();
+    assert!(
+        e.starts_with("the engine '/nonexistent/engine --flag' did not start: "),
+        "{e}"
+    );
+    assert!(e.contains("not found") || e.contains("No such file"), "{e}");
+    // An engine that is no GTP engine at all.
+    let e = Gui::start(&options("echo hello", 0)).err().unwrap();
+    assert!(e.contains("did not start") && e.contains("hello"), "{e}");
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port();
+    let e = Gui::start(&options(&engine(), port)).err().unwrap();
+    assert!(
+        e.starts_with(&format!("cannot listen on 127.0.0.1 port {port}: ")),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_binary_prints_one_address_line_and_refuses_a_wrong_engine() {
+    let bin = env!("CARGO_BIN_EXE_oust");
+    let out = std::process::Command::new(bin)
+        .args(["gui", "--no-browser", "--engine", "/nonexistent/engine"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("oust gui: the engine '/nonexistent/engine' did not start"),
+        "{err}"
+    );
+    let mut child = std::process::Command::new(bin)
+        .args(["gui", "--no-browser", "--size", "hex5", "--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut line = Vec::new();
+    let mut byte = [0u8; 1];
+    while stdout.read(&mut byte).unwrap() == 1 && byte[0] != b'\n' {
+        line.push(byte[0]);
+    }
+    let line = String::from_utf8(line).unwrap();
+    let re = regex::Regex::new(r"^http://127\.0\.0\.1:(\d+)/$").unwrap();
+    let port: u16 = re.captures(&line).expect("one address line")[1]
+        .parse()
+        .unwrap();
+    // The default engine is this binary; the first game is the board of --size.
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        s,
+        "GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut body = String::new();
+    s.read_to_string(&mut body).unwrap();
+    assert!(
+        body.contains("\"board\":\"hex5\"") && body.contains("\"name\":\"oust "),
+        "{body}"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+#[test]
+fn records_load_save_and_broken_uploads_are_refused() {
+    let gui = start(Shape::Hex { side: 5 }, [Player::Human, Player::Human]);
+    for m in ["C3", "E5", "A1"] {
+        assert_eq!(post(&gui, "api/play", json!({"move": m})).0, 200);
+    }
+    let saved = get(&gui, "api/sgf").1;
+    assert!(
+        saved.contains("HX[5]") && saved.contains(";B[") && saved.contains("Played with oust gui"),
+        "{saved}"
+    );
+    let turns = get(&gui, "api/ap").1;
+    assert_eq!(turns, "c3\ne5\na1\n");
+    // A broken upload: the move number and why; the board is unchanged.
+    let before = state(&gui);
+    let (status, e) = post(
+        &gui,
+        "api/load",
+        json!({"name": "bad.txt", "text": "c3\nc3\n"}),
+    );
+    assert_eq!(status, 409);
+    assert_eq!(
+        e["error"],
+        "bad.txt: turn 2 ('c3', line 2): c3 is illegal: C3 is occupied by a black stone"
+    );
+    let (status, e) = post(
+        &gui,
+        "api/load",
+        json!({"name": "bad.sgf", "text": "(;GM[1]SZ[5];B[cc];W[cc])"}),
+    );
+    assert_eq!(status, 409);
+    assert!(
+        e["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("bad.sgf: move 2 (white C3) is illegal"),
+        "{e}"
+    );
+    let (status, e) = post(
+        &gui,
+        "api/load",
+        json!({"name": "junk", "text": "{\"not\": 1"}),
+    );
+    assert_eq!(status, 409);
+    assert!(
+        e["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("junk: not a JSON game record"),
+        "{e}"
+    );
+    let after = state(&gui);
+    for key in ["board", "stones", "moves", "turns"] {
+        assert_eq!(before[key], after[key], "{key} changed");
+    }
+    // The saved record loads back, and so does an Abstract Play JSON record.
+    post(&gui, "api/new", json!({"board": "9"}));
+    let (status, s) = post(
+        &gui,
+        "api/load",
+        json!({"name": "saved.sgf", "text": saved}),
+    );
+    assert_eq!(status, 200, "{s} {saved}");
+    assert_eq!(
+        (s["board"].as_str(), s["moves"].as_u64()),
+        (Some("hex5"), Some(3))
+    );
+    let ap = r#"{"header": {"game": {"name": "Oust", "variants": ["hex-5"]}, "players": [{"name": "A"}, {"name": "B"}]},
+                "moves": [["c3", "e5"], ["a1"]]}"#;
+    let (status, s) = post(&gui, "api/load", json!({"name": "game.json", "text": ap}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["turns"].as_array().unwrap().len(), 3);
+    assert_eq!(s["source"], "game.json");
+}
+
+#[test]
+fn undo_redo_jump_and_resign() {
+    let gui = start(Shape::square(5), [Player::Human, Player::Human]);
+    for m in ["C3", "A1", "E5", "B2"] {
+        post(&gui, "api/play", json!({"move": m}));
+    }
+    let (_, s) = post(&gui, "api/undo", json!({"unit": "move"}));
+    assert_eq!(
+        (s["moves"].as_u64(), s["total"].as_u64()),
+        (Some(3), Some(4))
+    );
+    let (_, s) = post(&gui, "api/jump", json!({"moves": 1}));
+    assert_eq!(
+        (s["moves"].as_u64(), s["status"].as_str()),
+        (Some(1), Some("White to move"))
+    );
+    let (_, s) = post(&gui, "api/redo", json!({"unit": "turn"}));
+    assert_eq!(s["moves"], 2);
+    let (_, s) = post(&gui, "api/jump", json!({"moves": 4}));
+    assert_eq!(s["moves"], 4);
+    let (status, s) = post(&gui, "api/resign", json!({}));
+    assert_eq!(
+        (status, s["status"].as_str(), s["note"].as_str()),
+        (200, Some("White wins"), Some("Black resigned"))
+    );
+    assert!(get(&gui, "api/sgf").1.contains("RE[W+Resign]"));
+    assert_eq!(post(&gui, "api/play", json!({"move": "D4"})).0, 409);
+    let (_, s) = post(&gui, "api/undo", json!({"unit": "move"}));
+    assert_eq!(s["over"], false);
+    for _ in 0..3 {
+        post(&gui, "api/undo", json!({"unit": "move"}));
+    }
+    let (status, e) = post(&gui, "api/undo", json!({}));
+    assert_eq!(
+        (status, e["error"].as_str()),
+        (409, Some("cannot undo: no move to take back"))
+    );
+}
+
+#[test]
+fn engine_plays_watches_and_is_restarted_without_losing_the_game() {
+    let gui = start(Shape::square(7), [Player::Human, Player::Engine]);
+    post(&gui, "api/play", json!({"move": "D4"}));
+    let s = wait_state(&gui, Duration::from_secs(20), "the engine's reply", |s| {
+        s["moves"].as_u64() >= Some(2) && s["to_move"] == "black"
+    });
+    let moves = s["turns"].clone();
+    // Kill the engine's whole process group, then ask it to move.
+    let pid = s["engine"]["pid"].as_u64().unwrap();
+    std::process::Command::new("kill")
+        .args(["-9", "--", &format!("-{pid}")])
+        .status()
+        .unwrap();
+    let legal = s["legal"][0].as_str().unwrap().to_string();
+    post(&gui, "api/play", json!({"move": legal}));
+    let s = wait_state(&gui, Duration::from_secs(20), "the fault", |s| {
+        s["engine"]["fault"].is_string()
+    });
+    let fault = s["engine"]["fault"].as_str().unwrap();
+    assert!(fault.contains("the engine, asked '"), "{fault}");
+    assert_eq!(s["to_move"], "white", "the human's move is kept");
+    post(&gui, "api/restart", json!({}));
+    let s = wait_state(
+        &gui,
+        Duration::from_secs(20),
+        "the restarted engine's move",
+        |s| {
+            s["engine"]["fault"].is_null()
+                && s["to_move"] == "black"
+                && s["moves"].as_u64() >= Some(4)
+        },
+    );
+    assert_ne!(s["engine"]["pid"].as_u64().unwrap(), pid);
+    assert_eq!(
+        s["turns"].as_array().unwrap()[..2],
+        moves.as_array().unwrap()[..2],
+        "moves were lost"
+    );
+    // The restarted engine knows the game: its console shows the moves sent again.
+    let console: Value = serde_json::from_str(&get(&gui, "api/console").1).unwrap();
+    let lines: Vec<String> = console["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            format!(
+                "{} {}",
+                l["dir"].as_str().unwrap(),
+                l["text"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "! engine restarted; the game was sent again"),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l == "> play b D4"), "{lines:?}");
+    // Engine against engine, paused and stepped.
+    post(
+        &gui,
+        "api/new",
+        json!({"board": "5", "black": "engine", "white": "engine"}),
+    );
+    post(&gui, "api/pause", json!({"paused": true}));
+    let n = state(&gui)["moves"].as_u64().unwrap();
+    std::thread::sleep(Duration::from_millis(800));
+    let m = state(&gui)["moves"].as_u64().unwrap();
+    assert!(m <= n + 1, "paused play went on: {n} -> {m}");
+    post(&gui, "api/step", json!({}));
+    wait_state(&gui, Duration::from_secs(20), "one step", |s| {
+        s["moves"].as_u64() > Some(m)
+    });
+    post(&gui, "api/pace", json!({"ms": 0}));
+    post(&gui, "api/pause", json!({"paused": false}));
+    let s = wait_state(
+        &gui,
+        Duration::from_secs(60),
+        "the end of the engine game",
+        |s| s["over"] == true,
+    );
+    assert!(
+        s["status"] == "Black wins" || s["status"] == "White wins" || s["status"] == "No winner",
+        "{s}"
+    );
+    // The console takes a command and shows its answer.
+    post(&gui, "api/console", json!({"line": "name"}));
+    let until = Instant::now() + Duration::from_secs(10);
+    loop {
+        let console: Value = serde_json::from_str(&get(&gui, "api/console").1).unwrap();
+        let last = console["lines"]
+            .as_array()
+            .unwrap()
+            .last()
+            .cloned()
+            .unwrap();
+        if last["dir"] == "=" && last["text"] == "oust" {
+            break;
+        }
+        assert!(Instant::now() < until, "no answer to name: {last}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The browser tests. One at a time: each starts its own Chromium.
+
+static BROWSER: Mutex<()> = Mutex::new(());
+
+fn browser_lock() -> MutexGuard<'static, ()> {
+    BROWSER.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Prints a measurement past the harness's capture of output.
+fn report(text: &str) {
+    let _ = writeln!(std::io::stderr(), "{text}");
+}
+
+/// The stones the page shows, by GTP vertex, and its status line.
+fn shown(b: &Browser) -> (Vec<(String, Option<String>)>, String) {
+    let v = b.js(
+        "return [Array.from(document.querySelectorAll('[data-vertex]')).map(c => {
+            const s = c.matches('[data-stone]') ? c : c.querySelector('[data-stone]');
+            return [c.dataset.vertex, s ? s.getAttribute('data-stone') : null]; }),
+          document.querySelector('[data-role=status]').textContent];",
+        json!([]),
+    );
+    let cells = v[0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c[0].as_str().unwrap().to_string(),
+                c[1].as_str().map(String::from),
+            )
+        })
+        .collect();
+    (cells, v[1].as_str().unwrap().to_string())
+}
+
+/// Checks that the page shows `pos`: every cell of the board once, each with its stone, and the status line.
+fn check_board(b: &Browser, pos: &Position) {
+    let (cells, status) = shown(b);
+    let geo = pos.geometry();
+    assert_eq!(cells.len(), geo.len(), "cells shown");
+    for (v, stone) in &cells {
+        let p = geo.parse_vertex(v).unwrap_or_else(|e| panic!("{v}: {e}"));
+        let want = pos.color_at(p).map(|c| c.name().to_string());
+        assert_eq!(
+            stone, &want,
+            "the page shows {v} as {stone:?}, the rules say {want:?}"
+        );
+    }
+    let want = match pos.status() {
+        Status::Over(o) => match o.winner() {
+            Some(Color::Black) => "Black wins",
+            Some(Color::White) => "White wins",
+            None => "No winner",
+        },
+        _ if pos.to_move() == Color::Black => "Black to move",
+        _ => "White to move",
+    };
+    assert!(
+        status.starts_with(want),
+        "status '{status}', the rules say '{want}'"
+    );
+}
+
+/// Waits until the page has drawn the server's state `version` or a later one.
+fn wait_drawn(b: &Browser, gui: &Gui) {
+    let version = state(gui)["version"].as_u64().unwrap();
+    b.wait_for(
+        "return window.__oust && window.__oust.version >= arguments[0];",
+        json!([version]),
+        Duration::from_secs(10),
+        "the page to draw the state",
+    );
+}
+
+/// Clicks a cell and waits until the page has its answer drawn (the board, or the refusal).
+fn click(b: &Browser, vertex: &str) {
+    let before = b.js("return window.__oust.clicks.length;", json!([]));
+    b.click(&format!("[data-vertex=\"{vertex}\"]"));
+    b.wait_for(
+        "return window.__oust.clicks.length > arguments[0];",
+        json!([before]),
+        Duration::from_secs(10),
+        "the click's answer",
+    );
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() { 0.0 } else { v[v.len() / 2] }
+}
+
+fn click_times(b: &Browser) -> Vec<f64> {
+    b.js("return window.__oust.clicks.map(c => c.ms);", json!([]))
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_f64)
+        .collect()
+}
+
+macro_rules! browser_or_skip {
+    ($name:expr) => {{
+        if let Some(why) = unavailable() {
+            say_skipped($name, &why);
+            return;
+        }
+        browser_lock()
+    }};
+}
+
+#[test]
+fn browser_plays_a_whole_hex5_game_against_the_engine_by_clicks() {
+    let _lock = browser_or_skip!("browser_plays_a_whole_hex5_game_against_the_engine_by_clicks");
+    let gui = start(Shape::Hex { side: 5 }, [Player::Human, Player::Engine]);
+    let b = Browser::start(1000, 800);
+    b.go(&format!(
+        "{}?board=hex5&black=human&white=engine",
+        gui.url()
+    ));
+    wait_drawn(&b, &gui);
+    let mut clicks = 0;
+    loop {
+        // Wait for the engine to finish (Black to move, or the end), then compare the page with the rules.
+        let s = wait_state(
+            &gui,
+            Duration::from_secs(30),
+            "black's turn or the end",
+            |s| s["over"] == true || (s["to_move"] == "black" && s["engine"]["busy"] != "thinking"),
+        );
+        wait_drawn(&b, &gui);
+        let game = server_game(&gui);
+        check_board(&b, game.position());
+        if s["over"] == true {
+            break;
+        }
+        // A legal placement by the rules core (not by the page), near the centre of what is legal.
+        let mut legal = Vec::new();
+        game.position().legal_placements(&mut legal);
+        legal.sort();
+        let p = legal[legal.len() / 2];
+        click(&b, &game.position().geometry().name(p));
+        clicks += 1;
+        assert!(clicks < 200, "the game does not end");
+    }
+    let (_, status) = shown(&b);
+    assert!(
+        status.ends_with("wins") || status == "No winner",
+        "{status}"
+    );
+    let note = b.text("[data-role=note]");
+    assert!(
+        note.contains("captured every") || note.contains("neither player"),
+        "the end says why: {note}"
+    );
+    let mut t = click_times(&b);
+    report(&format!(
+        "speed: hex5 game of {clicks} clicks; click -> board redrawn median {:.1} ms, max {:.1} ms",
+        median(&mut t),
+        t.iter().cloned().fold(0.0, f64::max)
+    ));
+}
+
+#[test]
+fn browser_illegal_click_changes_nothing_and_shows_the_reason() {
+    let _lock = browser_or_skip!("browser_illegal_click_changes_nothing_and_shows_the_reason");
+    let gui = start(Shape::square(9), [Player::Human, Player::Human]);
+    let b = Browser::start(1000, 800);
+    b.go(&format!("{}?board=9&black=human&white=human", gui.url()));
+    wait_drawn(&b, &gui);
+    click(&b, "E5");
+    click(&b, "A1");
+    wait_drawn(&b, &gui);
+    let before = shown(&b);
+    click(&b, "E6");
+    b.wait_for(
+        "return document.querySelector('[data-role=message]').textContent.length > 0;",
+        json!([]),
+        Duration::from_secs(5),
+        "the refusal",
+    );
+    assert_eq!(
+        b.text("[data-role=message]"),
+        "illegal move: E6 joins black stones into a group of 2 that touches no white stone"
+    );
+    assert_eq!(shown(&b), before, "the illegal click changed the board");
+    assert_eq!(state(&gui)["moves"], 2);
+    check_board(&b, server_game(&gui).position());
+    // An occupied cell is refused in the engine's words too.
+    click(&b, "A1");
+    b.wait_for(
+        "return document.querySelector('[data-role=message]').textContent.includes('occupied');",
+        json!([]),
+        Duration::from_secs(5),
+        "the refusal",
+    );
+    assert_eq!(
+        b.text("[data-role=message]"),
+        "illegal move: A1 is occupied by a white stone"
+    );
+}
+
+/// A 9x9 game (found by random play) with captures that give extra turns, and a forced pass at move 88.
+const NINE_GAME: &str = "J7 A9 G6 C7 C2 G1 B6 E4 F4 H2 D3 J5 H1 H7 B9 G7 H4 D8 E9 H8 E1 A1 A3 D1 F2 A4 A5 F1 J8 D2 \
+    F5 E1 J2 G3 B7 C5 C1 H6 F6 G1 B8 J9 C4 F8 C6 H3 H9 A8 B5 E7 A6 J4 G6 A9 A5 B3 H8 A9 J9 E2 A6 H5 G8 E5 F4 J6 C6 J3 \
+    E3 F9 G9 B4 E8 A3 H5 H4 J9 E2 H2 D5 F9 B4 C6 J4 J6 E4 C3";
+
+#[test]
+fn browser_nine_by_nine_with_extra_turns_and_a_forced_pass() {
+    let _lock = browser_or_skip!("browser_nine_by_nine_with_extra_turns_and_a_forced_pass");
+    let gui = start(Shape::square(9), [Player::Human, Player::Human]);
+    let b = Browser::start(1000, 800);
+    b.go(&format!("{}?board=9&black=human&white=human", gui.url()));
+    wait_drawn(&b, &gui);
+    let geo = std::sync::Arc::new(Geometry::square(9).unwrap());
+    let mut game = oust::rules::Game::new(geo.clone());
+    let (mut extra_turns, mut forced) = (0, 0);
+    for v in NINE_GAME.split_whitespace() {
+        let mv = notation::parse_move(&geo, v).unwrap();
+        let color = game.position().to_move();
+        let report = game.play(color, mv).unwrap();
+        if game.position().status() == Status::MustPass {
+            let c = game.position().to_move();
+            game.play(c, Move::Pass).unwrap();
+        }
+        click(&b, v);
+        wait_drawn(&b, &gui);
+        check_board(&b, game.position());
+        let note = b.text("[data-role=note]");
+        let who = |c: Color| if c == Color::Black { "Black" } else { "White" };
+        if report.extra_turn && report.outcome.is_none() && report.forced_pass.is_none() {
+            extra_turns += 1;
+            assert_eq!(
+                note,
+                format!(
+                    "{} places again: extra turn after capturing {}",
+                    who(color),
+                    report.captured
+                )
+            );
+            assert!(
+                b.text("[data-role=status]")
+                    .starts_with(&format!("{} to move", who(color)))
+            );
+        }
+        if let Some(c) = report.forced_pass {
+            forced += 1;
+            assert_eq!(
+                note,
+                format!("{} had no legal placement and passed (forced)", who(c))
+            );
+            let moves = b.js("return Array.from(document.querySelectorAll('#moves li')).map(l => l.textContent);", json!([]));
+            assert_eq!(
+                moves.as_array().unwrap().last().unwrap(),
+                "pass",
+                "the move list shows the pass"
+            );
+        }
+    }
+    assert!(
+        extra_turns >= 3 && forced == 1,
+        "{extra_turns} extra turns, {forced} forced passes"
+    );
+    let mut t = click_times(&b);
+    report(&format!(
+        "speed: 9x9, {} clicks; click -> board redrawn median {:.1} ms",
+        t.len(),
+        median(&mut t)
+    ));
+}
+
+#[test]
+fn browser_speed_on_hex7_and_19x19() {
+    let _lock = browser_or_skip!("browser_speed_on_hex7_and_19x19");
+    for (board, shape) in [("hex7", Shape::Hex { side: 7 }), ("19", Shape::square(19))] {
+        let gui = start(shape, [Player::Human, Player::Human]);
+        let b = Browser::start(1200, 900);
+        b.go(&format!(
+            "{}?board={board}&black=human&white=human",
+            gui.url()
+        ));
+        wait_drawn(&b, &gui);
+        let mut game = oust::rules::Game::new(std::sync::Arc::new(Geometry::new(shape).unwrap()));
+        for i in 0..24 {
+            let mut legal = Vec::new();
+            game.position().legal_placements(&mut legal);
+            legal.sort();
+            let p = legal[(i * 7919) % legal.len()];
+            let color = game.position().to_move();
+            game.play(color, Move::Place(p)).unwrap();
+            click(&b, &game.position().geometry().name(p));
+        }
+        wait_drawn(&b, &gui);
+        check_board(&b, game.position());
+        // Refusals are as quick: a click on an occupied cell.
+        let occupied = game.records()[0].mv;
+        if let Move::Place(p) = occupied {
+            for _ in 0..5 {
+                click(&b, &game.position().geometry().name(p));
+            }
+        }
+        let mut t = click_times(&b);
+        let refusals: Vec<f64> = b
+            .js(
+                "return window.__oust.clicks.filter(c => !c.ok).map(c => c.ms);",
+                json!([]),
+            )
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_f64)
+            .collect();
+        report(&format!(
+            "speed: {board}: click -> redrawn board median {:.1} ms, max {:.1} ms over {} clicks; refusal shown max {:.1} ms",
+            median(&mut t),
+            t.iter().cloned().fold(0.0, f64::max),
+            t.len(),
+            refusals.iter().cloned().fold(0.0, f64::max)
+        ));
+    }
+}
+
+#[test]
+#[ignore]
+fn debug_page() {
+    let gui = start(Shape::Hex { side: 5 }, [Player::Human, Player::Engine]);
+    let b = Browser::start(1000, 800);
+    b.go(&gui.url());
+    std::thread::sleep(Duration::from_secs(2));
+    report(&format!("{}", b.js("return [document.querySelectorAll('[data-vertex]').length, document.getElementById('board').outerHTML.slice(0, 600), String(window.__oust && window.__oust.version)];", json!([]))));
+    report(&format!("{}", b.debug_find("[data-vertex]")));
+    report(&format!("{:?}", b.find_all("[data-vertex]").len()));
+    click(&b, "E5");
+    std::fs::write("/tmp/debug.png", b.screenshot()).unwrap();
+}
