@@ -3,8 +3,8 @@
 //! The crate has three layers: [`rules`] (the game, no I/O), [`search`] (move choice) and [`gtp`] (the text
 //! protocol). The board's shape (square, rectangle or hexhex) belongs to the rules' geometry alone, and
 //! [`notation`] is the one place where moves and rows of stones become text and back. Beside them, [`sgf`] reads
-//! and writes game records and [`matches`] referees matches between GTP engines. The binary's `main.rs` and its `cli/`
-//! modules only wire them to the command line.
+//! and writes game records and [`matches`] referees matches between GTP engines. On top of them all, [`gui`] serves a
+//! board page in the browser. The binary's `main.rs` and its `cli/` modules only wire them to the command line.
 //!
 //! ```
 //! use std::sync::Arc;

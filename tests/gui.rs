@@ -871,15 +871,219 @@ fn browser_speed_on_hex7_and_19x19() {
 }
 
 #[test]
-#[ignore]
-fn debug_page() {
-    let gui = start(Shape::Hex { side: 5 }, [Player::Human, Player::Engine]);
+fn browser_records_load_step_save_and_a_broken_upload_is_refused() {
+    let _lock = browser_or_skip!("browser_records_load_step_save_and_a_broken_upload_is_refused");
+    let gui = start(Shape::square(9), [Player::Human, Player::Human]);
     let b = Browser::start(1000, 800);
     b.go(&gui.url());
-    std::thread::sleep(Duration::from_secs(2));
-    report(&format!("{}", b.js("return [document.querySelectorAll('[data-vertex]').length, document.getElementById('board').outerHTML.slice(0, 600), String(window.__oust && window.__oust.version)];", json!([]))));
-    report(&format!("{}", b.debug_find("[data-vertex]")));
-    report(&format!("{:?}", b.find_all("[data-vertex]").len()));
-    click(&b, "E5");
-    std::fs::write("/tmp/debug.png", b.screenshot()).unwrap();
+    wait_drawn(&b, &gui);
+    b.js(
+        "document.querySelectorAll('details').forEach(d => d.open = true);",
+        json!([]),
+    );
+    // An SGF record of a hex-5 game (oust's HX property), opened with the file picker.
+    let geo = std::sync::Arc::new(Geometry::hex(5).unwrap());
+    let mut game = oust::rules::Game::new(geo.clone());
+    for v in ["C3", "E5", "A1", "G7"] {
+        let c = game.position().to_move();
+        game.play(c, notation::parse_move(&geo, v).unwrap())
+            .unwrap();
+    }
+    let text = sgf::write(&game, &sgf::GameInfo::default());
+    let dir = std::env::temp_dir().join(format!("oust-gui-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("hex5.sgf");
+    std::fs::write(&file, &text).unwrap();
+    b.type_into("#file", file.to_str().unwrap());
+    b.wait_for(
+        "return document.querySelector('svg#board').dataset.board === 'hex5' && window.__oust.version >= 0 \
+         && document.querySelectorAll('[data-stone]').length === 4;",
+        json!([]),
+        Duration::from_secs(10),
+        "the loaded record",
+    );
+    check_board(&b, game.position());
+    // Step back and forth with the arrow keys; every board shown is the rules' position.
+    let mut positions = vec![game.position().clone()];
+    let mut g = game.clone();
+    while g.undo().is_some() {
+        positions.push(g.position().clone());
+    }
+    for (i, pos) in positions.iter().enumerate().skip(1) {
+        b.keys("\u{E012}");
+        wait_state(&gui, Duration::from_secs(5), "a step back", |s| {
+            s["moves"] == json!(4 - i)
+        });
+        wait_drawn(&b, &gui);
+        check_board(&b, pos);
+    }
+    for i in 1..=4 {
+        b.keys("\u{E014}");
+        wait_state(&gui, Duration::from_secs(5), "a step on", |s| {
+            s["moves"] == json!(i)
+        });
+    }
+    wait_drawn(&b, &gui);
+    check_board(&b, game.position());
+    // A click in the move list jumps there.
+    b.click("#moves li[data-moves=\"2\"]");
+    wait_state(&gui, Duration::from_secs(5), "the jump", |s| {
+        s["moves"] == 2
+    });
+    wait_drawn(&b, &gui);
+    check_board(&b, &positions[2]);
+    // Save: the page's download is the record, with the moves after the jump too.
+    let saved = b.js(
+        "const done = arguments[arguments.length - 1]; return fetch(document.getElementById('save-sgf').href).then(r => r.text());",
+        json!([]),
+    );
+    let saved = sgf::replay(&sgf::parse(saved.as_str().unwrap()).unwrap(), None).unwrap();
+    assert_eq!(saved.position(), game.position(), "the saved record");
+    // An Abstract Play record, pasted.
+    let ap = r#"{"header": {"game": {"name": "Oust", "variants": ["hex-6"]}, "players": [{"name": "A"}, {"name": "B"}]},
+                "moves": [["f6", "a1"], ["k1"]]}"#;
+    b.js(
+        "document.getElementById('paste').value = arguments[0];",
+        json!([ap]),
+    );
+    b.click("[data-action=load-paste]");
+    b.wait_for(
+        "return document.querySelector('svg#board').dataset.board === 'hex6' && document.querySelectorAll('[data-stone]').length === 3;",
+        json!([]),
+        Duration::from_secs(10),
+        "the Abstract Play record",
+    );
+    let record = oust::abstract_play::parse(ap, Shape::Hex { side: 6 }).unwrap();
+    let ap_game = oust::abstract_play::replay(&record).unwrap();
+    wait_drawn(&b, &gui);
+    check_board(&b, ap_game.position());
+    let list = b.js(
+        "return Array.from(document.querySelectorAll('#moves li')).map(l => l.textContent);",
+        json!([]),
+    );
+    assert_eq!(list, json!(["start", "F6", "A1", "F11"]));
+    b.click("#notation");
+    let list = b.js(
+        "return Array.from(document.querySelectorAll('#moves li')).map(l => l.textContent);",
+        json!([]),
+    );
+    assert_eq!(
+        list,
+        json!(["start", "f6", "a1", "k1"]),
+        "Abstract Play's names"
+    );
+    let label = b.js("return Array.from(document.querySelectorAll('#board .label')).filter(l => l.getAttribute('visibility') !== 'hidden').map(l => l.textContent).includes('k');", json!([]));
+    assert_eq!(
+        label,
+        json!(true),
+        "the row letters of Abstract Play are shown"
+    );
+    b.click("#notation");
+    // A broken upload: refused with the turn and why, and the board stays as it was.
+    let before = shown(&b);
+    let broken = dir.join("broken.txt");
+    std::fs::write(&broken, "f6\na1\nf6\n").unwrap();
+    b.type_into("#file", broken.to_str().unwrap());
+    b.wait_for(
+        "return document.querySelector('[data-role=message]').textContent.includes('broken.txt');",
+        json!([]),
+        Duration::from_secs(10),
+        "the refusal",
+    );
+    assert_eq!(
+        b.text("[data-role=message]"),
+        "broken.txt: turn 3 ('f6', line 3): f6 is illegal: F6 is occupied by a black stone"
+    );
+    assert_eq!(shown(&b), before, "the broken upload changed the board");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn browser_analysis_shows_the_heat_map_and_the_engine_is_restarted_from_the_banner() {
+    let _lock = browser_or_skip!(
+        "browser_analysis_shows_the_heat_map_and_the_engine_is_restarted_from_the_banner"
+    );
+    let gui = start(Shape::Hex { side: 7 }, [Player::Human, Player::Human]);
+    let b = Browser::start(1100, 850);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    click(&b, "G7");
+    click(&b, "A1");
+    b.click("[data-role=analysis-toggle]");
+    b.wait_for(
+        "return document.querySelectorAll('[data-heat]').length >= 3 && !document.getElementById('winbar').hidden;",
+        json!([]),
+        Duration::from_secs(20),
+        "the heat map",
+    );
+    // Updates a second, as the page received them.
+    std::thread::sleep(Duration::from_secs(3));
+    let rate = b.js(
+        "const u = window.__oust.analysisUpdates; const n = u.length; if (n < 2) return 0;
+         return (n - 1) / ((u[n - 1].t - u[0].t) / 1000);",
+        json!([]),
+    );
+    report(&format!(
+        "speed: live analysis on hex7: {:.1} updates a second reached the page",
+        rate.as_f64().unwrap()
+    ));
+    let text = b.text("[data-role=analysis]");
+    assert!(text.starts_with("best "), "{text}");
+    // The principal variation as numbered ghost stones when the pointer rests on a candidate.
+    let best = b.js(
+        "return document.querySelector('.heat-dot.best').parentNode.dataset.heat;",
+        json!([]),
+    );
+    let best = best.as_str().unwrap().to_string();
+    b.js(
+        "document.querySelector(`[data-vertex='${arguments[0]}']`).dispatchEvent(new MouseEvent('mouseenter'));",
+        json!([best]),
+    );
+    b.wait_for(
+        "return document.querySelectorAll('#board .ghost').length >= 1;",
+        json!([]),
+        Duration::from_secs(5),
+        "the PV",
+    );
+    b.click("[data-role=analysis-toggle]");
+    b.wait_for(
+        "return document.querySelectorAll('[data-heat]').length === 0;",
+        json!([]),
+        Duration::from_secs(10),
+        "the heat map to go",
+    );
+    // Kill the engine: the banner says so with the engine's stderr; Restart brings it back with the game.
+    let before = shown(&b);
+    let pid = state(&gui)["engine"]["pid"].as_u64().unwrap();
+    std::process::Command::new("kill")
+        .args(["-9", "--", &format!("-{pid}")])
+        .status()
+        .unwrap();
+    post(&gui, "api/players", json!({"black": "engine"}));
+    b.wait_for(
+        "return !document.querySelector('[data-role=fault]').hidden;",
+        json!([]),
+        Duration::from_secs(20),
+        "the banner",
+    );
+    let banner = b.text("[data-role=fault]");
+    assert!(banner.contains("The engine stopped working"), "{banner}");
+    assert_eq!(shown(&b).0, before.0, "the board changed");
+    b.click("[data-action=restart]");
+    b.wait_for(
+        "return document.querySelector('[data-role=fault]').hidden;",
+        json!([]),
+        Duration::from_secs(20),
+        "the restart",
+    );
+    let s = wait_state(
+        &gui,
+        Duration::from_secs(30),
+        "the restarted engine's move",
+        |s| s["moves"].as_u64() >= Some(3) && s["to_move"] == "white",
+    );
+    assert_eq!(s["turns"][0]["gtp"], "G7");
+    assert_eq!(s["turns"][1]["gtp"], "A1");
+    wait_drawn(&b, &gui);
+    check_board(&b, server_game(&gui).position());
 }

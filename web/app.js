@@ -157,8 +157,9 @@ function drawAnalysis(s) {
     $("winbar-text").textContent = `Black ${pct(entries.black)} · White ${pct(1 - entries.black)}`;
     const best = entries.moves[0];
     text = `best ${name(best.move)}: ${cap(entries.to_move)} ${pct(best.winrate)}, ${best.visits} visits`;
-    if (best.proof === "win") text = `${cap(entries.to_move)}: proven win (${name(best.move)})` + (a.proven_in ? ` in ${a.proven_in}` : "");
-    if (best.proof === "loss") text = `${cap(entries.to_move)}: proven loss`;
+    const dist = entries.distance != null ? ` in ${entries.distance}` : "";
+    if (best.proof === "win") text = `${cap(entries.to_move)}: proven win${dist} (${name(best.move)})`;
+    if (best.proof === "loss") text = `${cap(entries.to_move)}: proven loss` + (entries.distance != null ? ` (the longest defence lasts ${entries.distance} moves)` : "");
     if (best.proof === "draw") text = `proven: no winner`;
     const now = performance.now();
     const u = window.__oust.analysisUpdates;

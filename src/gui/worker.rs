@@ -561,7 +561,11 @@ impl Worker {
 
     /// Streams `oust-analyze` on `target` until something else needs the engine.
     fn analyse(&mut self, target: &Target) -> Result<(), String> {
-        self.sync(target)?;
+        // oust's `oust-analyze` stops streaming once a `playouts` limit is reached: analyse without one.
+        self.sync(&Target {
+            strength: Strength::Default,
+            ..target.clone()
+        })?;
         let color = {
             let s = self.hub.lock();
             s.session.game.position().to_move()
@@ -574,6 +578,7 @@ impl Worker {
         };
         p.send_line(&line).map_err(|f| describe(p, &line, &f))?;
         let mut started = false;
+        let mut got_info = false;
         let mut last_line = Instant::now();
         loop {
             let Some(p) = self.process.as_mut() else {
@@ -601,10 +606,15 @@ impl Worker {
                     continue;
                 }
                 if l.trim().is_empty() {
-                    // The stream ended by itself: nothing to analyse here.
+                    // The stream ended by itself: nothing to analyse here, or oust's search proved the position
+                    // at once (it streams nothing then): ask its solver for the proven result and its distance.
                     self.analysed_out = Some(target.moves.clone());
+                    if !got_info && self.oust_params {
+                        self.proven(target, color)?;
+                    }
                     return Ok(());
                 }
+                got_info = true;
                 let entries = parse_info(&l, color);
                 let mut s = self.hub.lock();
                 s.analysis.entries = Some((target.moves.len(), entries));
@@ -635,11 +645,50 @@ impl Worker {
         }
     }
 
+    /// The solver's result for a position the search proved at once: `oust-solve 2` answers `win MOVE N`,
+    /// `loss MOVE N`, `draw MOVE N` or `unknown`; shown as the analysis of that position.
+    fn proven(&mut self, target: &Target, color: Color) -> Result<(), String> {
+        let reply = self.send("oust-solve 2", COMMAND_LIMIT)?;
+        let words: Vec<&str> = reply.text.split_whitespace().collect();
+        let (proof, mv, distance) = match words[..] {
+            [proof @ ("win" | "loss" | "draw"), mv, n] if reply.ok => (proof, mv, n),
+            _ => return Ok(()),
+        };
+        let rate = match proof {
+            "win" => 1.0,
+            "loss" => 0.0,
+            _ => 0.5,
+        };
+        let black = if color == Color::Black {
+            rate
+        } else {
+            1.0 - rate
+        };
+        let entries = json!({
+            "to_move": color.name(),
+            "moves": [{"move": mv, "visits": 0, "winrate": rate, "order": 0, "proof": proof}],
+            "black": black,
+            "max_visits": 1,
+            "proof": proof,
+            "distance": distance.parse::<u64>().ok(),
+        });
+        let mut s = self.hub.lock();
+        s.analysis.entries = Some((target.moves.len(), entries));
+        s.analysis.updates += 1;
+        s.changed();
+        drop(s);
+        self.hub.notify();
+        Ok(())
+    }
+
     /// The engine's best move with its winning chance: from the live analysis, from one second of
     /// `oust-analyze`, or from `reg_genmove` for an engine without it.
     fn hint(&mut self) -> Result<(), String> {
         let target = target_of(&self.hub.lock());
-        self.sync(&target)?;
+        self.sync(&Target {
+            strength: Strength::Default,
+            ..target.clone()
+        })?;
         self.set_busy("hint");
         let color = self.hub.lock().session.game.position().to_move();
         let hint = if self.analyze {
