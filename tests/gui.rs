@@ -1087,3 +1087,96 @@ fn browser_analysis_shows_the_heat_map_and_the_engine_is_restarted_from_the_bann
     wait_drawn(&b, &gui);
     check_board(&b, server_game(&gui).position());
 }
+
+/// Plays `n` placements of a fixed pseudo-random legal line through the page's API (for the screenshots).
+fn play_some(gui: &Gui, shape: Shape, n: usize, seed: usize) {
+    let mut game = oust::rules::Game::new(std::sync::Arc::new(Geometry::new(shape).unwrap()));
+    for i in 0..n {
+        if game.position().status() != Status::Ongoing {
+            break;
+        }
+        let mut legal = Vec::new();
+        game.position().legal_placements(&mut legal);
+        legal.sort();
+        let p = legal[(i * 7919 + seed) % legal.len()];
+        let c = game.position().to_move();
+        game.play(c, Move::Place(p)).unwrap();
+        if game.position().status() == Status::MustPass {
+            let c = game.position().to_move();
+            game.play(c, Move::Pass).unwrap();
+        }
+        let name = game.position().geometry().name(p);
+        assert_eq!(post(gui, "api/play", json!({"move": name})).0, 200);
+    }
+}
+
+/// The screenshots of docs/ (run with `--ignored`; writes docs/gui-*.png).
+#[test]
+#[ignore]
+fn screenshots() {
+    if let Some(why) = unavailable() {
+        say_skipped("screenshots", &why);
+        return;
+    }
+    let _lock = browser_lock();
+    let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    std::fs::create_dir_all(&docs).unwrap();
+    // A hex-7 game in progress with live analysis, the pointer on the best candidate.
+    let gui = start(Shape::Hex { side: 7 }, [Player::Human, Player::Engine]);
+    play_some(&gui, Shape::Hex { side: 7 }, 0, 0);
+    post(&gui, "api/players", json!({"white": "human"}));
+    play_some(&gui, Shape::Hex { side: 7 }, 14, 3);
+    post(&gui, "api/players", json!({"white": "engine"}));
+    let b = Browser::start(1280, 860);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    b.click("[data-role=analysis-toggle]");
+    b.wait_for(
+        "return document.querySelectorAll('[data-heat]').length >= 5;",
+        json!([]),
+        Duration::from_secs(20),
+        "the heat map",
+    );
+    std::thread::sleep(Duration::from_secs(4));
+    let best = b.js(
+        "return document.querySelector('.heat-dot.best').parentNode.dataset.heat;",
+        json!([]),
+    );
+    b.js(
+        "document.querySelector(`[data-vertex='${arguments[0]}']`).dispatchEvent(new MouseEvent('mouseenter'));",
+        json!([best]),
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    std::fs::write(docs.join("gui-hex7-analysis.png"), b.screenshot()).unwrap();
+    drop(b);
+    drop(gui);
+    // A review of an engine game on hex 5, with the win-rate graph.
+    let gui = start(Shape::Hex { side: 5 }, [Player::Engine, Player::Engine]);
+    post(&gui, "api/pace", json!({"ms": 0}));
+    wait_state(&gui, Duration::from_secs(120), "the end of the game", |s| {
+        s["over"] == true
+    });
+    post(&gui, "api/jump", json!({"moves": 0}));
+    post(&gui, "api/review", json!({"playouts": 400}));
+    wait_state(&gui, Duration::from_secs(120), "the review", |s| {
+        s["analysis"]["review"]["done"].is_u64()
+            && s["analysis"]["review"]["done"] == s["analysis"]["review"]["total"]
+    });
+    let total = state(&gui)["total"].as_u64().unwrap();
+    post(&gui, "api/jump", json!({"moves": total * 2 / 3}));
+    let b = Browser::start(1280, 860);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    std::thread::sleep(Duration::from_millis(500));
+    std::fs::write(docs.join("gui-review.png"), b.screenshot()).unwrap();
+    drop(b);
+    drop(gui);
+    // A 19x19 board in the middle of a game, in Abstract Play's names.
+    let gui = start(Shape::square(19), [Player::Human, Player::Human]);
+    play_some(&gui, Shape::square(19), 70, 11);
+    let b = Browser::start(1280, 900);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    std::thread::sleep(Duration::from_millis(300));
+    std::fs::write(docs.join("gui-19x19.png"), b.screenshot()).unwrap();
+}

@@ -179,7 +179,8 @@ function drawReview(s) {
   const r = s.analysis.review;
   $("review-progress").hidden = !r || r.done === r.total;
   const g = $("graph");
-  g.hidden = !r;
+  g.toggleAttribute("hidden", !r);
+  $("graph-caption").hidden = !r || r.done < r.total;
   if (!r) return;
   $("review-bar").value = r.done / r.total;
   $("review-text").textContent = `${r.done} of ${r.total} positions` + (r.eta_s != null && r.done < r.total ? `, about ${r.eta_s} s left` : "");

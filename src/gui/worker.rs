@@ -74,6 +74,19 @@ fn target_of(shared: &Shared) -> Target {
     }
 }
 
+/// The whole record: the moves played and those taken back (to redo), in order.
+fn full_line(shared: &Shared) -> Vec<(Color, Move)> {
+    let session = &shared.session;
+    let mut moves: Vec<(Color, Move)> = session
+        .game
+        .records()
+        .iter()
+        .map(|r| (r.color, r.mv))
+        .collect();
+    moves.extend(session.redo.iter().rev());
+    moves
+}
+
 /// What the worker does next.
 enum Job {
     Request(Request),
@@ -727,7 +740,13 @@ impl Worker {
     /// Evaluates every position of the record with `oust-heatmap` at `playouts` playouts each, Black's winning
     /// chance by position, with progress; any change of the game cancels it.
     fn review(&mut self, playouts: u64) -> Result<(), String> {
-        let target = target_of(&self.hub.lock());
+        let target = {
+            let s = self.hub.lock();
+            Target {
+                moves: full_line(&s),
+                ..target_of(&s)
+            }
+        };
         let total = target.moves.len() + 1;
         let started = Instant::now();
         let mut rates: Vec<Value> = vec![Value::Null; total];
@@ -743,7 +762,7 @@ impl Worker {
             };
             {
                 let mut s = self.hub.lock();
-                if target_of(&s).moves != target.moves || self.hub.quit.load(Ordering::SeqCst) {
+                if full_line(&s) != target.moves || self.hub.quit.load(Ordering::SeqCst) {
                     s.analysis.review = None;
                     s.changed();
                     return Ok(());
