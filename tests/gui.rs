@@ -547,6 +547,86 @@ fn engine_plays_watches_and_is_restarted_without_losing_the_game() {
     }
 }
 
+#[test]
+fn stop_makes_the_engine_answer_and_hint_and_review_report() {
+    let gui = start(Shape::square(7), [Player::Human, Player::Engine]);
+    // A long think, stopped: the engine answers from a quick search instead.
+    post(&gui, "api/players", json!({"seconds": 60}));
+    post(&gui, "api/play", json!({"move": "D4"}));
+    wait_state(&gui, Duration::from_secs(10), "the engine to think", |s| {
+        s["engine"]["busy"] == "thinking"
+    });
+    let asked = Instant::now();
+    post(&gui, "api/stop", json!({}));
+    let s = wait_state(&gui, Duration::from_secs(20), "the engine's answer", |s| {
+        s["moves"] == 2
+    });
+    assert!(asked.elapsed() < Duration::from_secs(20));
+    assert_eq!(s["to_move"], "black");
+    let console: Value = serde_json::from_str(&get(&gui, "api/console").1).unwrap();
+    assert!(
+        console["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["text"]
+                == "stopped: the engine was restarted and answers from a quick search"),
+        "{console}"
+    );
+    // The next move is searched as set again (the quick search was for the Stop alone).
+    post(&gui, "api/players", json!({"playouts": 100}));
+    let legal = s["legal"][0].as_str().unwrap().to_string();
+    post(&gui, "api/play", json!({"move": legal}));
+    wait_state(&gui, Duration::from_secs(20), "the next engine move", |s| {
+        s["moves"].as_u64() >= Some(4) && s["to_move"] == "black"
+    });
+    let console: Value = serde_json::from_str(&get(&gui, "api/console").1).unwrap();
+    assert!(
+        console["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["text"] == "oust-set-param playouts 100")
+    );
+    // A hint: the engine's best placement, legal by the rules.
+    post(&gui, "api/hint", json!({}));
+    let s = wait_state(&gui, Duration::from_secs(20), "the hint", |s| {
+        s["analysis"]["hint"].is_object()
+    });
+    let hint = s["analysis"]["hint"]["best"]["move"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        s["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|v| v == &json!(hint)),
+        "{hint}"
+    );
+    // A review of every position of the record, Black's chances between 0 and 1.
+    let moves = s["moves"].as_u64().unwrap() as usize;
+    post(&gui, "api/review", json!({"playouts": 50}));
+    let s = wait_state(&gui, Duration::from_secs(60), "the review", |s| {
+        s["analysis"]["review"]["total"].is_u64()
+            && s["analysis"]["review"]["done"] == s["analysis"]["review"]["total"]
+    });
+    let rates = s["analysis"]["review"]["rates"].as_array().unwrap();
+    assert_eq!(rates.len(), moves + 1);
+    assert!(
+        rates
+            .iter()
+            .all(|r| r.as_f64().is_some_and(|r| (0.0..=1.0).contains(&r))),
+        "{rates:?}"
+    );
+    let (status, e) = post(&gui, "api/review", json!({"playouts": 0}));
+    assert_eq!(
+        (status, e["error"].as_str()),
+        (409, Some("a review needs 'playouts', from 1 to 10000000"))
+    );
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // The browser tests. One at a time: each starts its own Chromium.
 

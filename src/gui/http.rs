@@ -320,9 +320,11 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
             Ok(())
         }
         "/api/stop" => {
-            s.stopped = true;
             if s.engine.busy == "thinking" {
                 hub.interrupt.store(true, Ordering::SeqCst);
+            } else {
+                // Between moves of engine-against-engine play: no further engine move until asked.
+                s.stopped = true;
             }
             Ok(())
         }

@@ -21,6 +21,8 @@ use super::{Hub, Request, Shared};
 const COMMAND_LIMIT: Duration = Duration::from_secs(20);
 /// Analysis lines come every this many centiseconds.
 const ANALYSIS_INTERVAL_CS: u32 = 20;
+/// Playouts of the quick search that answers the Stop button.
+const STOP_PLAYOUTS: u64 = 50;
 /// The id of the command that ends an analysis stream.
 const STREAM_END_ID: u32 = 900_001;
 
@@ -489,13 +491,30 @@ impl Worker {
         let line = format!("genmove {}", to_move.letter());
         let reply = match self.send(&line, Self::move_limit(target.strength)) {
             Err(_) if self.hub.interrupt.load(Ordering::SeqCst) => {
-                // Stop: the engine cannot be asked to answer at once, so it is started again (the game is sent
-                // again) and left waiting until the user asks for a move.
+                // Stop: GTP has no way to make `genmove` answer at once, so the engine is started again (the
+                // game is sent again). oust then answers at once with a move of a tiny search; another engine is
+                // left waiting until the user asks it for a move.
                 self.hub.interrupt.store(false, Ordering::SeqCst);
                 self.launch()?;
-                self.sync(target)?;
-                self.set_busy("");
-                return Ok(());
+                if !self.oust_params {
+                    self.sync(target)?;
+                    self.set_busy("");
+                    return Ok(());
+                }
+                let quick = Target {
+                    strength: Strength::Playouts(STOP_PLAYOUTS),
+                    ..target.clone()
+                };
+                self.sync(&quick)?;
+                {
+                    let mut s = self.hub.lock();
+                    s.stopped = false;
+                    s.console(
+                        "!",
+                        "stopped: the engine was restarted and answers from a quick search",
+                    );
+                }
+                self.send(&line, Self::move_limit(quick.strength))?
             }
             other => other?,
         };
