@@ -172,6 +172,15 @@ impl Browser {
         )
     }
 
+    /// Runs `script` asynchronously: its last argument is the callback that returns the value.
+    pub fn js_async(&self, script: &str, args: Value) -> Value {
+        self.call(
+            "POST",
+            &self.s("/execute/async"),
+            Some(json!({"script": script, "args": args})),
+        )
+    }
+
     /// The elements matching a CSS selector, as references.
     pub fn find_all(&self, css: &str) -> Vec<String> {
         let v = self.call(
