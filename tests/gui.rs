@@ -1209,6 +1209,89 @@ fn browser_analysis_shows_the_heat_map_and_the_engine_is_restarted_from_the_bann
     check_board(&b, server_game(&gui).position());
 }
 
+#[test]
+fn browser_new_game_dialog_and_a_phone_sized_window() {
+    let _lock = browser_or_skip!("browser_new_game_dialog_and_a_phone_sized_window");
+    let gui = start(Shape::Hex { side: 7 }, [Player::Human, Player::Engine]);
+    let b = Browser::start(1000, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    b.click("[data-action=new]");
+    let set = |id: &str, value: &str| {
+        b.js(
+            "const e = document.getElementById(arguments[0]); e.value = arguments[1]; e.dispatchEvent(new Event('change'));",
+            json!([id, value]),
+        );
+    };
+    set("new-kind", "rect");
+    set("new-a", "7");
+    set("new-b", "5");
+    set("new-white", "human");
+    set("new-strength", "playouts");
+    set("new-strength-value", "300");
+    b.click("#new-pie");
+    b.click("#new-ok");
+    let s = wait_state(&gui, Duration::from_secs(10), "the new game", |s| {
+        s["board"] == "7x5"
+    });
+    assert_eq!(s["players"], json!({"black": "human", "white": "human"}));
+    assert_eq!(s["pie"], true);
+    assert_eq!(s["strength"], json!({"kind": "playouts", "value": 300}));
+    b.wait_for(
+        "return document.querySelectorAll('[data-vertex]').length === 35;",
+        json!([]),
+        Duration::from_secs(10),
+        "the 7x5 board",
+    );
+    // A size oust does not play is refused in the dialog, which stays open.
+    b.click("[data-action=new]");
+    set("new-kind", "hex");
+    b.js("document.getElementById('new-a').max = 99;", json!([]));
+    set("new-a", "14");
+    b.click("#new-ok");
+    b.wait_for(
+        "return document.getElementById('new-error').textContent.length > 0;",
+        json!([]),
+        Duration::from_secs(10),
+        "the refusal",
+    );
+    assert!(
+        b.text("#new-error").contains("14"),
+        "{}",
+        b.text("#new-error")
+    );
+    assert_eq!(state(&gui)["board"], "7x5");
+    b.js("document.getElementById('new-dialog').close();", json!([]));
+    // On a phone-sized window every cell of a hex-7 board is still on the screen and big enough to tap.
+    post(&gui, "api/new", json!({"board": "hex7"}));
+    b.resize(390, 844);
+    b.wait_for(
+        "return document.querySelectorAll('[data-vertex]').length === 127;",
+        json!([]),
+        Duration::from_secs(10),
+        "the hex-7 board",
+    );
+    let v = b.js(
+        "const r = Array.from(document.querySelectorAll('[data-vertex] .tile')).map(t => t.getBoundingClientRect());
+         return [Math.min(...r.map(x => x.left)), Math.max(...r.map(x => x.right)), Math.min(...r.map(x => x.width)), window.innerWidth];",
+        json!([]),
+    );
+    let (left, right, width, inner) = (
+        v[0].as_f64().unwrap(),
+        v[1].as_f64().unwrap(),
+        v[2].as_f64().unwrap(),
+        v[3].as_f64().unwrap(),
+    );
+    assert!(
+        left >= 0.0 && right <= inner,
+        "the board leaves the screen: {v}"
+    );
+    assert!(width >= 20.0, "cells {width} px wide are too small to tap");
+    report(&format!(
+        "phone window {inner} px wide: hex-7 cells {width:.0} px wide"
+    ));
+}
+
 /// Plays `n` placements of a fixed pseudo-random legal line through the page's API (for the screenshots).
 fn play_some(gui: &Gui, shape: Shape, n: usize, seed: usize) {
     let mut game = oust::rules::Game::new(std::sync::Arc::new(Geometry::new(shape).unwrap()));
@@ -1300,4 +1383,7 @@ fn screenshots() {
     wait_drawn(&b, &gui);
     std::thread::sleep(Duration::from_millis(300));
     std::fs::write(docs.join("gui-19x19.png"), b.screenshot()).unwrap();
+    b.resize(390, 844);
+    std::thread::sleep(Duration::from_millis(300));
+    std::fs::write("/tmp/oust-gui-phone.png", b.screenshot()).unwrap();
 }

@@ -126,13 +126,16 @@ function drawMoves(s) {
   const key = JSON.stringify(items) + s.moves;
   if (ol.dataset.key === key) return;
   ol.dataset.key = key;
+  // The current entry: the last one whose position has been reached (a jump may stop inside a turn).
+  let current = 0;
+  items.forEach((it, i) => { if (it.moves <= s.moves) current = i; });
   ol.replaceChildren(...items.map((it, i) => {
     const li = document.createElement("li");
     li.textContent = it.label;
     li.value = i;
     li.className = it.color;
     li.dataset.moves = it.moves;
-    if (it.moves === s.moves) li.classList.add("current");
+    if (i === current) li.classList.add("current");
     if (it.moves > s.moves) li.classList.add("future");
     li.addEventListener("click", () => post("/api/jump", { moves: it.moves }));
     return li;
