@@ -1387,3 +1387,53 @@ fn screenshots() {
     std::thread::sleep(Duration::from_millis(300));
     std::fs::write("/tmp/oust-gui-phone.png", b.screenshot()).unwrap();
 }
+
+/// The server's resident memory (this process, which hosts it), in KB.
+fn rss_kb() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Memory during a long live analysis: the server's and the page's, sampled each 20 s (run with `--ignored`;
+/// `OUST_GUI_MINUTES` sets the length, 2 by default). Reports, asserts nothing about time.
+#[test]
+#[ignore]
+fn analysis_memory() {
+    if let Some(why) = unavailable() {
+        say_skipped("analysis_memory", &why);
+        return;
+    }
+    let _lock = browser_lock();
+    let minutes: u64 = std::env::var("OUST_GUI_MINUTES")
+        .ok()
+        .and_then(|m| m.parse().ok())
+        .unwrap_or(2);
+    let gui = start(Shape::Hex { side: 7 }, [Player::Human, Player::Human]);
+    post(&gui, "api/play", json!({"move": "G7"}));
+    post(&gui, "api/play", json!({"move": "A1"}));
+    let b = Browser::start(1000, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    b.click("[data-role=analysis-toggle]");
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(minutes * 60) {
+        std::thread::sleep(Duration::from_secs(20));
+        let page = b.js(
+            "return [performance.memory.usedJSHeapSize, window.__oust.renders];",
+            json!([]),
+        );
+        report(&format!(
+            "memory after {:>4} s: server RSS {} KB, page JS heap {} KB, {} renders, {} analysis updates",
+            started.elapsed().as_secs(),
+            rss_kb(),
+            page[0].as_u64().unwrap_or(0) / 1024,
+            page[1],
+            state(&gui)["analysis"]["updates"]
+        ));
+    }
+}
