@@ -541,7 +541,11 @@ mod tests {
         assert_eq!(s.state(), before);
         assert_eq!(
             s.play_text("Z9").unwrap_err(),
-            "syntax error: expected a vertex such as D4, or pass, got 'Z9'"
+            "illegal move: Z9 is off the 5x5 board"
+        );
+        assert_eq!(
+            s.play_text("Q").unwrap_err(),
+            "syntax error: expected a vertex such as D4, or pass, got 'Q'"
         );
     }
 
