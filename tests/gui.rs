@@ -901,6 +901,16 @@ fn browser_nine_by_nine_with_extra_turns_and_a_forced_pass() {
         let who = |c: Color| if c == Color::Black { "Black" } else { "White" };
         if report.extra_turn && report.outcome.is_none() && report.forced_pass.is_none() {
             extra_turns += 1;
+            // The captured stones are shown for a moment as they disappear.
+            let vanishing = b.js(
+                "return document.querySelectorAll('#board .captured').length;",
+                json!([]),
+            );
+            // (Those of a capture just before may still be fading.)
+            assert!(
+                vanishing.as_u64().unwrap() as usize >= report.captured,
+                "captured stones shown: {vanishing}"
+            );
             assert_eq!(
                 note,
                 format!(
