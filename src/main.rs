@@ -92,6 +92,7 @@ fn main() -> ExitCode {
         Command::ApImport(_) => "ap-import",
         Command::ApExport(_) => "ap-export",
         Command::Solve(_) => "solve",
+        Command::Gui(_) => "gui",
     });
     cli::init_logging(subcommand);
     let (name, outcome) = match &cli.command {
