@@ -165,6 +165,8 @@ export class Board {
     if (key === this.drawn.pv) return;
     this.drawn.pv = key;
     while (this.gPv.firstChild) this.gPv.removeChild(this.gPv.firstChild);
+    // While a variation is shown, the heat map's numbers would clash with the ghost stones' numbers.
+    this.svg.classList.toggle("pv-on", !!pv);
     if (!pv) return;
     const seen = new Set();
     pv.forEach(([colour, v], i) => {
