@@ -1,6 +1,8 @@
 //! Abstract Play records: cell names, turn lists and JSON game records in, turn lists out, through the library and
 //! through `oust ap-import` / `oust ap-export`.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::Arc;
@@ -994,7 +996,7 @@ fn the_site_marks_the_pie_rule_and_writes_no_swap() {
 /// are written, and the exit status is 1. `--variant hex7` reads as `--variant hex-7`.
 #[test]
 fn ap_import_of_an_array_of_site_records() {
-    let dir = Scratch::new("array");
+    let dir = common::TempDir::new("array");
     let site = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/suites/ap/site-hex7-resign.json"
@@ -1038,7 +1040,7 @@ fn ap_import_of_an_array_of_site_records() {
         )
     );
     // Into a file: the same collection, which sgf-check reads as two games.
-    let sgf_file = dir.0.join("records.sgf").display().to_string();
+    let sgf_file = dir.join("records.sgf").display().to_string();
     let out = oust(&["ap-import", &array, "-o", &sgf_file]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(std::fs::read_to_string(&sgf_file).unwrap(), collection);
@@ -1065,29 +1067,6 @@ fn ap_import_of_an_array_of_site_records() {
     let out = oust(&["ap-import", "--variant", "hex6", &one]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).ends_with("the record is a game on hex-7, not on --variant hex6\n"));
-}
-
-/// A scratch directory, removed when the test ends, failed or not.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("oust-ap-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn file(&self, name: &str, text: &str) -> String {
-        let path = self.0.join(name);
-        std::fs::write(&path, text).unwrap();
-        path.display().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// The guide's examples (docs/abstract-play.md) show the repository's site records as they are; tests/docs.rs runs

@@ -1,7 +1,9 @@
 //! Game records through the protocol (issue 24): the rules a loaded record brings stay with its game, the board a
 //! record is read on, board names written as Abstract Play writes them, and paths in quotes.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 
@@ -33,34 +35,11 @@ fn fixture(name: &str) -> String {
         .to_string()
 }
 
-/// A scratch directory, removed when the test ends, failed or not.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("oust-records-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn file(&self, name: &str, text: &str) -> String {
-        let path = self.0.join(name);
-        std::fs::write(&path, text).unwrap();
-        path.display().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// Issue 24, point 8: a loaded `RU[pie]` record (or a turn list with a swap) plays under the pie rule, but the
 /// next `clear_board` returns to the engine's configured setting, both ways.
 #[test]
 fn a_loaded_record_s_pie_rule_stays_with_its_game() {
-    let dir = Scratch::new("pie");
+    let dir = common::TempDir::new("pie");
     let swap_list = dir.file("swap.txt", "b2\nswap\na1\n");
     let pie = fixture("sgf/pie-swap.sgf");
     let plain = fixture("sgf/gogui-human-game.sgf");
@@ -120,7 +99,7 @@ fn pie_off_after_a_swap_names_the_real_reason() {
 /// and in the board names of the command line.
 #[test]
 fn hex7_and_hex_dash_7_name_the_same_board() {
-    let dir = Scratch::new("names");
+    let dir = common::TempDir::new("names");
     let turns = dir.file("hex.txt", "g7\na1\nm7\n");
     for name in ["hex7", "hex-7", "HEX7"] {
         assert_eq!(Shape::parse(name), Ok(Shape::Hex { side: 7 }), "{name}");
@@ -162,8 +141,8 @@ fn hex7_and_hex_dash_7_name_the_same_board() {
 /// quote left open is refused for that reason instead of a wrong move number or a missing file.
 #[test]
 fn quoted_paths_are_read_or_refused_for_what_they_are() {
-    let dir = Scratch::new("quotes");
-    let printed = dir.0.join("printed.sgf").display().to_string();
+    let dir = common::TempDir::new("quotes");
+    let printed = dir.join("printed.sgf").display().to_string();
     let pie = fixture("sgf/pie-swap.sgf");
     let mut e = fresh();
     let out = transcript(
@@ -229,7 +208,7 @@ fn the_board_asked_for_wins_over_the_guess() {
         sgf::board_note(&hex6, hex7).as_deref(),
         Some("read as the record's own board, hex6 (from its SZ and HX)")
     );
-    let dir = Scratch::new("board");
+    let dir = common::TempDir::new("board");
     let file = dir.file("hex7.sgf", &text);
     let mut e = fresh();
     let out = transcript(

@@ -32,6 +32,13 @@ impl TempDir {
     pub fn path(&self) -> &Path {
         &self.0
     }
+
+    /// Writes `text` to the file `name` in the directory and gives its path.
+    pub fn file(&self, name: &str, text: &str) -> String {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    }
 }
 
 impl Deref for TempDir {
