@@ -244,6 +244,36 @@ fn analysis_streams_until_the_next_command_and_is_framed() {
     }
 }
 
+/// A position the search proves before its first report (hex-7 after G7 E5: Black's F6 wins at once) used to give
+/// an empty stream that ended at once, before the next command. Now it reports the proof and, like every analysis
+/// stream, ends when the next line arrives.
+#[test]
+fn analysis_of_a_position_proven_at_once_reports_the_proof_and_waits_for_the_next_command() {
+    let mut e = engine();
+    let input = Slow {
+        chunks: vec![
+            (
+                Duration::ZERO,
+                b"oust-board hex7\nplay b G7\nplay w E5\n5 oust-analyze 10\n".to_vec(),
+            ),
+            (Duration::from_millis(300), b"6 name\n".to_vec()),
+        ],
+        current: Cursor::new(Vec::new()),
+    };
+    let mut out = Vec::new();
+    gtp::run(&mut e, std::io::BufReader::new(input), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let stream = text
+        .split("=5\n")
+        .nth(1)
+        .and_then(|rest| rest.strip_suffix("\n\n=6 oust\n\n"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        stream.starts_with("info move F6 ") && stream.contains(" proof win "),
+        "{text}"
+    );
+}
+
 #[test]
 fn analysis_of_a_finished_game_is_an_empty_stream() {
     let mut e = engine();

@@ -116,9 +116,11 @@ impl<W: Write> Session<W> {
         };
         let setup = engine.search_setup();
         let mut failed: Option<io::Error> = None;
+        let mut wrote = false;
+        let pos = engine.game.position().clone();
+        let mut searched = None;
         {
             let Session { out, lines, queued } = self;
-            let pos = engine.game.position().clone();
             let mut monitor = |info: Option<&search::RootInfo>| {
                 if let Some(info) = info.filter(|i| !i.moves.is_empty()) {
                     let line = format::info_line(&pos, info, max_moves) + "\n";
@@ -126,6 +128,7 @@ impl<W: Write> Session<W> {
                         failed = Some(e);
                         return search::Control::Stop;
                     }
+                    wrote = true;
                 }
                 match lines.try_recv() {
                     Ok(line) => {
@@ -144,16 +147,27 @@ impl<W: Write> Session<W> {
                 rules::Status::Over(_) | rules::Status::MustPass
             ) {
                 // A panic (a bug) is logged and the stream just ends.
-                let _ = engine.guarded(|engine| {
-                    engine
-                        .searcher
-                        .search(&engine.game, &setup, &request, &mut monitor);
-                    Ok(())
-                });
+                searched = engine
+                    .guarded(|engine| {
+                        Ok(engine
+                            .searcher
+                            .search(&engine.game, &setup, &request, &mut monitor))
+                    })
+                    .ok();
             }
         }
         if let Some(e) = failed {
             return Err(e);
+        }
+        // A search that ended by itself (it proved the position before its first report) still reports what it
+        // found, and the stream stays open until the next line, as every analysis stream ends.
+        if self.queued.is_none()
+            && let Some(result) = searched
+        {
+            if !wrote && !result.info.moves.is_empty() {
+                self.write(&(format::info_line(&pos, &result.info, max_moves) + "\n"))?;
+            }
+            self.queued = Some(self.lines.recv().unwrap_or(Ok(None)));
         }
         self.write("\n")
     }
