@@ -642,6 +642,21 @@ mod tests {
         assert!(GameResult::from_line("1\tA\tB\tB+\tlucky\t3\t0\t0\t-\t").is_err());
     }
 
+    /// Game `number`: A, as Black, captured every white stone in 9 moves.
+    fn black_win(number: u64) -> GameResult {
+        GameResult {
+            number,
+            black: Side::A,
+            outcome: Outcome::Win(Color::Black),
+            reason: Reason::Capture,
+            detail: String::new(),
+            moves: 9,
+            time: [0.1, 0.1],
+            longest: [0.1, 0.1],
+            opening: None,
+        }
+    }
+
     /// Games A lost, numbered from 1, A always Black.
     fn losses_of_a(n: u64) -> Vec<GameResult> {
         (1..=n)
@@ -754,17 +769,7 @@ mod tests {
     #[test]
     fn one_win_is_one_win_and_one_loss_one_loss() {
         let labels = ["a".to_string(), "b".to_string()];
-        let game = GameResult {
-            number: 1,
-            black: Side::A,
-            outcome: Outcome::Win(Color::Black),
-            reason: Reason::Capture,
-            detail: String::new(),
-            moves: 9,
-            time: [0.1, 0.1],
-            longest: [0.1, 0.1],
-            opening: None,
-        };
+        let game = black_win(1);
         let summary = format_summary(&labels, &[game], None, None);
         assert!(
             summary.contains("\nA: 1 win, 0 losses, 0 draws (0 lost by forfeit)\n"),
@@ -779,17 +784,7 @@ mod tests {
     #[test]
     fn a_merge_counts_every_game_once_and_names_what_it_finds_twice() {
         let labels = ["oust --seed 1".to_string(), "other".to_string()];
-        let game = |number| GameResult {
-            number,
-            black: Side::A,
-            outcome: Outcome::Win(Color::Black),
-            reason: Reason::Capture,
-            detail: String::new(),
-            moves: 9,
-            time: [0.1, 0.1],
-            longest: [0.1, 0.1],
-            opening: None,
-        };
+        let game = black_win;
         let file = |settings: &str, numbers: std::ops::RangeInclusive<u64>| ResultsFile {
             labels: labels.clone(),
             settings: settings.to_string(),
