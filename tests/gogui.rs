@@ -4,22 +4,13 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use oust::gtp::{self, ANALYZE_COMMANDS, COMMANDS, Engine, Options};
+use oust::gtp::{ANALYZE_COMMANDS, COMMANDS, Engine, Options};
 use oust::rules::{Color, Status};
 use oust::sgf;
 
 mod common;
 
-fn transcript(engine: &mut Engine, input: &str) -> String {
-    let mut out = Vec::new();
-    gtp::run(
-        engine,
-        std::io::Cursor::new(input.as_bytes().to_vec()),
-        &mut out,
-    )
-    .unwrap();
-    String::from_utf8(out).unwrap()
-}
+use common::transcript;
 
 fn fresh() -> Engine {
     Engine::new(Options::default()).unwrap()

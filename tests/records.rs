@@ -7,21 +7,12 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 
-use oust::gtp::{self, Engine, Options};
+use oust::gtp::{Engine, Options};
 use oust::rng::Rng;
 use oust::rules::{Game, Geometry, Shape, Status};
 use oust::sgf;
 
-fn transcript(engine: &mut Engine, input: &str) -> String {
-    let mut out = Vec::new();
-    gtp::run(
-        engine,
-        std::io::Cursor::new(input.as_bytes().to_vec()),
-        &mut out,
-    )
-    .unwrap();
-    String::from_utf8(out).unwrap()
-}
+use common::transcript;
 
 fn fresh() -> Engine {
     Engine::new(Options::default()).unwrap()

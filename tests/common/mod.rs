@@ -77,6 +77,18 @@ pub fn needs_tool(tool: &str, installed: bool, allow: &str) -> bool {
     false
 }
 
+/// The responses of `engine` to `input`, run through the protocol session as a controller's pipe would be.
+pub fn transcript(engine: &mut oust::gtp::Engine, input: &str) -> String {
+    let mut out = Vec::new();
+    oust::gtp::run(
+        engine,
+        std::io::Cursor::new(input.as_bytes().to_vec()),
+        &mut out,
+    )
+    .unwrap();
+    String::from_utf8(out).unwrap()
+}
+
 /// Runs `cmd` with `input` on its stdin and returns what it wrote. stdin is written from another thread, so that a
 /// full stdout pipe cannot deadlock the test; an engine that exits before reading all of it is no error here.
 pub fn run_with_input(cmd: &mut Command, input: &[u8]) -> Output {
