@@ -52,6 +52,6 @@ pub fn run(args: &BenchArgs) -> Outcome {
             eprintln!("bench {step}")
         }),
     };
-    println!("{report}");
+    println!("{report}"); // stdout-ok: the subcommand's own report, not the protocol
     Ok(ExitCode::SUCCESS)
 }

@@ -74,6 +74,7 @@ pub fn sgf_check(args: &SgfCheckArgs) -> ExitCode {
     let mut bad = 0;
     for file in files {
         match check_file(file, board) {
+            // stdout-ok: the subcommand's own report, not the protocol
             Ok(summary) => println!("{}: ok: {summary}", file.display()),
             Err(why) => {
                 eprintln!("{}: {why}", file.display());

@@ -238,17 +238,22 @@ pub(crate) fn new_game(args: &Value, current: &NewGame) -> Result<NewGame, Strin
     Ok(game)
 }
 
+/// The settings of the game `session` holds, as the new-game dialog starts from them.
+fn current_game(session: &Session) -> NewGame {
+    NewGame {
+        board: session.geometry().shape(),
+        players: session.players,
+        pie: session.game.pie(),
+        strength: session.strength,
+    }
+}
+
 fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>>> {
     let mut s = hub.lock();
     let result: Result<(), String> = match path {
         "/api/play" => text(args, "move").and_then(|m| s.session.play_text(m)),
         "/api/new" => {
-            let current = NewGame {
-                board: s.session.geometry().shape(),
-                players: s.session.players,
-                pie: s.session.game.pie(),
-                strength: s.session.strength,
-            };
+            let current = current_game(&s.session);
             new_game(args, &current).and_then(|g| {
                 s.session = Session::new(&g)?;
                 s.analysis.entries = None;
@@ -258,12 +263,7 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
             })
         }
         "/api/players" => {
-            let current = NewGame {
-                board: s.session.geometry().shape(),
-                players: s.session.players,
-                pie: s.session.game.pie(),
-                strength: s.session.strength,
-            };
+            let current = current_game(&s.session);
             new_game(args, &current).map(|g| {
                 s.session.players = g.players;
                 s.session.strength = g.strength;

@@ -647,13 +647,7 @@ impl Worker {
                     return Ok(());
                 }
                 got_info = true;
-                let entries = parse_info(&l, color);
-                let mut s = self.hub.lock();
-                s.analysis.entries = Some((target.moves.len(), entries));
-                s.analysis.updates += 1;
-                s.changed();
-                drop(s);
-                self.hub.notify();
+                self.publish_analysis(target, parse_info(&l, color));
             } else if last_line.elapsed() > COMMAND_LIMIT {
                 return Err(format!(
                     "the engine sent no analysis for {} s (it hangs)",
@@ -704,13 +698,18 @@ impl Worker {
             "proof": proof,
             "distance": distance.parse::<u64>().ok(),
         });
+        self.publish_analysis(target, entries);
+        Ok(())
+    }
+
+    /// Shows `entries` as the analysis of `target`'s position, and tells the pages.
+    fn publish_analysis(&self, target: &Target, entries: Value) {
         let mut s = self.hub.lock();
         s.analysis.entries = Some((target.moves.len(), entries));
         s.analysis.updates += 1;
         s.changed();
         drop(s);
         self.hub.notify();
-        Ok(())
     }
 
     /// The engine's best move with its winning chance: from the live analysis, from one second of
