@@ -1,10 +1,13 @@
 //! Engine parameters: one table, read and written by `oust-list-params`, `oust-get-param`, `oust-set-param` and
 //! by the command line's `--set NAME=VALUE` (the named flags are shorthands for some of them).
 
-use crate::notation::Notation;
-use crate::search::PlayerKind;
+use std::sync::Arc;
 
-use super::state::Engine;
+use crate::notation::Notation;
+use crate::search::learned::Model;
+use crate::search::{PlayerKind, Priors};
+
+use super::state::{BUILT_IN_WEIGHTS, Engine};
 
 /// One parameter.
 pub struct ParamSpec {
@@ -178,6 +181,36 @@ pub static PARAMS: &[ParamSpec] = &[
         "legal points a playout move looks at, 0 (uniform) to 64",
         |e| e.settings.config.playout_candidates,
         |e, v| { e.settings.config.playout_candidates = number(v, 0, 64)? }
+    ),
+    param!(
+        "priors",
+        "the tree's priors: learned (fitted to self-play, the weights below) or handmade (the prior_ weights)",
+        |e| e.settings.config.priors.name(),
+        |e, v| {
+            e.settings.config.priors = match v {
+                "learned" => Priors::Learned(e.settings.learned.clone()),
+                "handmade" => Priors::Handmade,
+                _ => return Err(format!("expected learned or handmade, got '{v}'").into()),
+            }
+        }
+    ),
+    param!(
+        "weights",
+        "the learned priors' weights: built-in, or a weights file of oust train",
+        |e| e.settings.weights,
+        |e, v| {
+            let model = if v == BUILT_IN_WEIGHTS {
+                Model::built_in()
+            } else {
+                let text = std::fs::read_to_string(v).map_err(|err| format!("{v}: {err}"))?;
+                Arc::new(Model::parse(&text).map_err(|err| format!("{v}: {err}"))?)
+            };
+            if matches!(e.settings.config.priors, Priors::Learned(_)) {
+                e.settings.config.priors = Priors::Learned(model.clone());
+            }
+            e.settings.learned = model;
+            e.settings.weights = v.to_string()
+        }
     ),
     param!(
         "prior_capture",

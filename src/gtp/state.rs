@@ -1,11 +1,13 @@
 //! The engine's state behind the protocol: the game, the settings, the clocks, the search tree and the random
 //! generator, with the few operations every handler shares. Nothing here knows a command.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::notation::Notation;
 use crate::rng::Rng;
 use crate::rules::{Color, Game, Geometry, Shape};
+use crate::search::learned::Model;
 use crate::search::time::{Clock, TimeSystem, moves_left};
 use crate::search::{
     Config, Control, Limits, PlayerKind, Request, SearchResult, Searcher, Setup,
@@ -102,6 +104,10 @@ pub struct Settings {
     /// (none in the engine; no command sets it). The fuzz harness sets a small one, so that a solve there is short
     /// and takes the same work on any machine.
     pub solver_nodes: Option<u64>,
+    /// The learned priors' model, used when `priors` is `learned`: the built-in one or a `weights` file's.
+    pub learned: Arc<Model>,
+    /// Where [`Settings::learned`] came from: `built-in`, or the file given to `weights`.
+    pub weights: String,
 }
 
 impl Default for Settings {
@@ -119,9 +125,14 @@ impl Default for Settings {
             notation: Notation::Gtp,
             pie: false,
             solver_nodes: None,
+            learned: Model::built_in(),
+            weights: BUILT_IN_WEIGHTS.to_string(),
         }
     }
 }
+
+/// The `weights` value of the model built into the binary.
+pub const BUILT_IN_WEIGHTS: &str = "built-in";
 
 /// The engine: everything a command can read or change.
 #[derive(Debug)]

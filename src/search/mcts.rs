@@ -1,12 +1,14 @@
 //! Monte Carlo tree search on the rules core's fast path: PUCT selection with priors from cheap Oust knowledge,
 //! biased playouts, an MCTS-solver for proven wins and losses, and tree parallelism with virtual loss.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::rng::Rng;
 use crate::rules::{Color, Move, Outcome, Point, Position};
 
+use super::learned::Model;
 use super::playout::random_playout;
 use super::policy::{PriorWeights, biased_playout, priors, uniform};
 use super::tree::{EXPANDED, LEAF, Padded, Tree};
@@ -18,6 +20,25 @@ pub enum Flavor {
     Knowledge,
     /// Plain UCT: UCB1, uniform playouts, no knowledge, no solver.
     Plain,
+}
+
+/// Where the tree's priors come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Priors {
+    /// The hand-set weights of the kinds of placement ([`Config::weights`]).
+    Handmade,
+    /// A model of placement features fitted to self-play ([`Model`]).
+    Learned(Arc<Model>),
+}
+
+impl Priors {
+    /// The parameter value naming these priors: `handmade` or `learned`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Priors::Handmade => "handmade",
+            Priors::Learned(_) => "learned",
+        }
+    }
 }
 
 /// Settings of one search; fixed while it runs.
@@ -33,8 +54,10 @@ pub struct Config {
     pub expand_visits: u32,
     /// Legal candidates a playout move looks at before settling for a non-capture; 0 plays uniformly at random.
     pub playout_candidates: usize,
-    /// Prior weights of the kinds of placement.
+    /// Prior weights of the kinds of placement (the handmade priors).
     pub weights: PriorWeights,
+    /// The priors of the tree: handmade or learned.
+    pub priors: Priors,
 }
 
 impl Default for Config {
@@ -46,6 +69,7 @@ impl Default for Config {
             expand_visits: 2,
             playout_candidates: 2,
             weights: PriorWeights::default(),
+            priors: Priors::Learned(Model::built_in()),
         }
     }
 }
@@ -237,7 +261,10 @@ fn select(sh: &Shared, id: u32, me: Color) -> u32 {
 fn expand(sh: &Shared, id: u32, w: &mut Worker) {
     let node = sh.tree.node(id);
     match sh.cfg.flavor {
-        Flavor::Knowledge => priors(&w.pos, &sh.cfg.weights, &mut w.moves),
+        Flavor::Knowledge => match &sh.cfg.priors {
+            Priors::Handmade => priors(&w.pos, &sh.cfg.weights, &mut w.moves),
+            Priors::Learned(model) => model.priors(&w.pos, &mut w.moves),
+        },
         Flavor::Plain => {
             uniform(&w.pos, &mut w.moves);
             // Plain UCT tries unvisited moves in random order.

@@ -3,6 +3,7 @@
 //! [`Searcher`] owns the search tree between moves, so that the subtree below the moves played since the last
 //! search is reused.
 
+pub mod learned;
 pub mod mcts;
 mod playout;
 pub mod policy;
@@ -13,7 +14,7 @@ mod tree;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-pub use mcts::{Config, Control, Flavor, Limits, MoveStats, RootInfo};
+pub use mcts::{Config, Control, Flavor, Limits, MoveStats, Priors, RootInfo};
 pub use playout::{PlayoutResult, play_random, random_playout};
 pub use simple::choose_quick;
 
