@@ -25,6 +25,7 @@ pub mod bench;
 pub mod fuzzing;
 pub mod gtp;
 pub mod gui;
+pub mod learn;
 pub mod matches;
 pub mod notation;
 pub mod rng;

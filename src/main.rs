@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 
-use cli::{UsageError, bench, gui, matches, records, serve, solve};
+use cli::{UsageError, bench, gui, learn, matches, records, serve, solve};
 
 /// An engine for the board game Oust, speaking a GTP-style protocol on stdin and stdout.
 #[derive(Parser, Debug)]
@@ -39,6 +39,9 @@ Examples:
   oust ap-export game.sgf                     an SGF record as an Abstract Play turn list
   oust solve --size 4                         the exact value of the empty 4x4 board
   oust gui --size hex7                        play, watch and analyse in the browser
+  oust selfplay --boards 9,hex7 --games 200 --out data.txt
+                                              training data from self-play
+  oust train data.txt --out weights.txt       fit the learned priors to it
 
 'oust SUBCOMMAND --help' gives a subcommand's options.";
 
@@ -81,6 +84,17 @@ enum Command {
     /// Serve a board page on 127.0.0.1, print its address on stdout and open it in the browser: play against
     /// the engine (any GTP engine with --engine), watch engine games, analyse and review, open and save records
     Gui(gui::GuiArgs),
+    /// Play the engine against itself for training data
+    ///
+    /// Play the engine against itself at a fixed number of playouts on one thread, from random openings, and
+    /// write every searched position with each legal placement's visits and the game's result (docs/learning.md).
+    /// Shards make exactly the games of one long run; a file cut short is resumed after its last whole game
+    Selfplay(learn::SelfplayArgs),
+    /// Fit the learned priors to self-play data
+    ///
+    /// Fit the learned priors (a softmax over placement features) to self-play data, holding one game in ten out,
+    /// and report the fit of the handmade and the learned priors on both parts; writes a weights file
+    Train(learn::TrainArgs),
 }
 
 fn main() -> ExitCode {
@@ -93,6 +107,8 @@ fn main() -> ExitCode {
         Command::ApExport(_) => "ap-export",
         Command::Solve(_) => "solve",
         Command::Gui(_) => "gui",
+        Command::Selfplay(_) => "selfplay",
+        Command::Train(_) => "train",
     });
     cli::init_logging(subcommand);
     let (name, outcome) = match &cli.command {
@@ -103,6 +119,8 @@ fn main() -> ExitCode {
         Some(Command::ApExport(args)) => (Some("ap-export"), Ok(records::run_ap_export(args))),
         Some(Command::Solve(args)) => (Some("solve"), solve::run(args)),
         Some(Command::Gui(args)) => (Some("gui"), gui::run(args)),
+        Some(Command::Selfplay(args)) => (Some("selfplay"), learn::selfplay(args)),
+        Some(Command::Train(args)) => (Some("train"), learn::train(args)),
         None => (None, serve::run(&cli.engine)),
     };
     outcome.unwrap_or_else(|UsageError(message)| usage_error(name, &message))

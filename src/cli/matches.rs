@@ -120,7 +120,7 @@ fn parse_games(s: &str) -> Result<u64, String> {
     }
 }
 
-fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+pub(super) fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     let bad = || format!("'{s}' is not K/N with 1 <= K <= N, for example 2/4");
     let (k, n) = s.split_once('/').ok_or_else(bad)?;
     let (k, n): (u64, u64) = (
@@ -135,7 +135,7 @@ fn parse_shard(s: &str) -> Result<(u64, u64), String> {
 
 /// The first game and the number of games of shard `k` of `n` of a match of `games` games: contiguous blocks of
 /// whole pairs of games (an opening's two games stay together), as equal as that allows.
-fn shard_games(games: u64, k: u64, n: u64) -> (u64, u64) {
+pub(super) fn shard_games(games: u64, k: u64, n: u64) -> (u64, u64) {
     let block = 2 * games.div_ceil(2).div_ceil(n);
     let first = ((k - 1) * block).min(games);
     (first, block.min(games - first))

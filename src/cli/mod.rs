@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod gui;
+pub mod learn;
 pub mod matches;
 pub mod records;
 pub mod serve;

@@ -1,0 +1,342 @@
+//! `oust selfplay` (training data) and `oust train` (the learned priors fitted to it).
+
+use std::fs::{self, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use clap::Args;
+use oust::learn::data::{self, GameData};
+use oust::learn::selfplay::{SelfplayConfig, play_game};
+use oust::learn::train::{self, Dataset, Fit, TrainConfig};
+use oust::notation;
+use oust::rules::Shape;
+use oust::search::Priors;
+use oust::search::learned::Model;
+
+use super::matches::{parse_shard, shard_games};
+use super::{Outcome, UsageError, interrupt_flag, parse_size, print_out};
+
+/// The options of `oust selfplay`.
+#[derive(Args, Debug)]
+pub struct SelfplayArgs {
+    /// Boards, separated by commas: game i is on the (i mod count)-th
+    #[arg(long, value_name = "LIST", default_value = "9", value_delimiter = ',', value_parser = parse_size)]
+    pub boards: Vec<Shape>,
+    /// Games of the whole run
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub games: u64,
+    /// Playouts a move (one thread)
+    #[arg(long, value_name = "N", default_value_t = 400, value_parser = clap::value_parser!(u64).range(1..))]
+    pub playouts: u64,
+    /// Seed of the openings and the searches: the same seed makes the same data
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// Random legal placements that open each game (not recorded)
+    #[arg(long, value_name = "K", default_value_t = 4)]
+    pub opening: usize,
+    /// Play only shard K of N of the run: a block of its games, with the numbers they have in the whole run
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
+    /// The data file; a file that holds the first games of this run (or shard) is resumed after its last
+    /// complete game
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// The priors of the searches: learned or handmade
+    #[arg(long, value_name = "KIND", default_value = "learned")]
+    pub priors: String,
+    /// Weights file of the learned priors (the built-in ones by default)
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+}
+
+/// The priors `--priors` and `--weights` ask for.
+fn priors_from(kind: &str, weights: Option<&Path>) -> Result<Priors, String> {
+    match (kind, weights) {
+        ("handmade", None) => Ok(Priors::Handmade),
+        ("handmade", Some(_)) => Err("--weights is for --priors learned".into()),
+        ("learned", None) => Ok(Priors::Learned(Model::built_in())),
+        ("learned", Some(path)) => {
+            let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Model::parse(&text)
+                .map(|m| Priors::Learned(Arc::new(m)))
+                .map_err(|e| format!("{}: {e}", path.display()))
+        }
+        (other, _) => Err(format!("--priors takes learned or handmade, not '{other}'")),
+    }
+}
+
+/// The games a data file holds already, checked to be the first of `range` of this run.
+fn resume(path: &Path, cfg: &SelfplayConfig, first: u64, count: u64) -> Result<u64, String> {
+    let text = match fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let (games, complete) = data::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    for (i, g) in games.iter().enumerate() {
+        let number = first + i as u64;
+        if i as u64 >= count
+            || g.number != number
+            || g.board != cfg.board(number)
+            || g.playouts != cfg.playouts
+            || g.seed != cfg.seed
+        {
+            return Err(format!(
+                "{} holds game {} ({}, {} playouts, seed {}), which is not game {number} of this run: give \
+                 another --out, or the settings that made it",
+                path.display(),
+                g.number,
+                g.board.name(),
+                g.playouts,
+                g.seed
+            ));
+        }
+    }
+    if complete < text.len() {
+        log::warn!(
+            "{}: dropping an unfinished game after game {} ({} bytes)",
+            path.display(),
+            games.last().map_or("none".into(), |g| g.number.to_string()),
+            text.len() - complete
+        );
+        let file = OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        file.set_len(complete as u64)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(games.len() as u64)
+}
+
+fn clock(seconds: f64) -> String {
+    let s = seconds.round() as u64;
+    if s >= 3600 {
+        format!("{}h{:02}m", s / 3600, s / 60 % 60)
+    } else {
+        format!("{}m{:02}s", s / 60, s % 60)
+    }
+}
+
+/// `oust selfplay`: plays the run's games (or a shard's) and appends each finished game to `--out`.
+pub fn selfplay(args: &SelfplayArgs) -> Outcome {
+    let priors = priors_from(&args.priors, args.weights.as_deref()).map_err(UsageError)?;
+    let mut cfg = SelfplayConfig::new(args.boards.clone(), args.playouts, args.seed);
+    cfg.opening = args.opening;
+    cfg.setup.config.priors = priors;
+    let (first, count) = match args.shard {
+        None => (0, args.games),
+        Some((k, n)) => shard_games(args.games, k, n),
+    };
+    if count == 0 {
+        return Err(UsageError(format!(
+            "this shard of {} games has none",
+            args.games
+        )));
+    }
+    let done = match resume(&args.out, &cfg, first, count) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("oust selfplay: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let mut file = match OpenOptions::new().create(true).append(true).open(&args.out) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("oust selfplay: {}: {e}", args.out.display());
+            return Ok(ExitCode::from(2));
+        }
+    };
+    if done > 0 {
+        eprintln!(
+            "oust selfplay: {} holds {} of this run already; resuming",
+            args.out.display(),
+            notation::count(done, "game")
+        );
+    }
+    let interrupt = interrupt_flag();
+    let start = Instant::now();
+    let mut last_report = start;
+    let (mut positions, mut played) = (0usize, 0u64);
+    for number in first + done..first + count {
+        if interrupt.load(Ordering::Relaxed) {
+            eprintln!(
+                "oust selfplay: interrupted; the file holds every finished game, and a rerun resumes"
+            );
+            return Ok(ExitCode::from(130));
+        }
+        let game = match play_game(&cfg, number) {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("oust selfplay: game {number}: {e}");
+                return Ok(ExitCode::from(2));
+            }
+        };
+        // One write of the whole game, then to the disk: a cut leaves at most an unfinished last game.
+        if let Err(e) = file
+            .write_all(game.to_text().as_bytes())
+            .and_then(|()| file.sync_data())
+        {
+            eprintln!("oust selfplay: {}: {e}", args.out.display());
+            return Ok(ExitCode::from(2));
+        }
+        positions += game.samples.len();
+        played += 1;
+        let left = first + count - number - 1;
+        if last_report.elapsed().as_secs_f64() >= 2.0 || left == 0 {
+            last_report = Instant::now();
+            let each = start.elapsed().as_secs_f64() / played as f64;
+            eprintln!(
+                "oust selfplay: game {} of {} ({}, {} positions); {each:.2} s a game; ETA {}",
+                number - first + 1,
+                count,
+                game.board.name(),
+                game.samples.len(),
+                clock(each * left as f64)
+            );
+        }
+    }
+    print_out(&format!(
+        "{} games played ({} of them before), {positions} positions, {:.1} s\n",
+        done + played,
+        done,
+        start.elapsed().as_secs_f64()
+    ));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The options of `oust train`.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Self-play data files (`oust selfplay --out`)
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// Where to write the weights
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Full-batch steps of the fit
+    #[arg(long, value_name = "N", default_value_t = TrainConfig::default().steps)]
+    pub steps: usize,
+    /// The L2 penalty on each weight
+    #[arg(long, value_name = "X", default_value_t = TrainConfig::default().l2)]
+    pub l2: f64,
+    /// Adam's step size
+    #[arg(long, value_name = "X", default_value_t = TrainConfig::default().learning_rate)]
+    pub learning_rate: f64,
+    /// Seed of the starting weights and of the choice of held-out games
+    #[arg(long, value_name = "N", default_value_t = TrainConfig::default().seed)]
+    pub seed: u64,
+}
+
+fn fit_row(name: &str, train: &Fit, test: &Fit) -> String {
+    format!(
+        "{name:<9} {:>9.4} {:>9.4} {:>8.2}% {:>9.4} {:>9.4} {:>8.2}%\n",
+        train.cross_entropy,
+        train.log_likelihood,
+        100.0 * train.accuracy,
+        test.cross_entropy,
+        test.log_likelihood,
+        100.0 * test.accuracy
+    )
+}
+
+/// `oust train`: reads the data, fits the model on nine games in ten and reports both priors on both parts.
+pub fn train(args: &TrainArgs) -> Outcome {
+    let start = Instant::now();
+    let mut games: Vec<GameData> = Vec::new();
+    for path in &args.data {
+        let text = match fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("oust train: {}: {e}", path.display());
+                return Ok(ExitCode::from(2));
+            }
+        };
+        match data::parse(&text) {
+            Ok((g, complete)) => {
+                if complete < text.len() {
+                    log::warn!("{}: an unfinished last game is left out", path.display());
+                }
+                games.extend(g);
+            }
+            Err(e) => {
+                eprintln!("oust train: {}: {e}", path.display());
+                return Ok(ExitCode::from(2));
+            }
+        }
+    }
+    let cfg = TrainConfig {
+        steps: args.steps,
+        learning_rate: args.learning_rate,
+        l2: args.l2,
+        seed: args.seed,
+    };
+    let (test_games, train_games): (Vec<&GameData>, Vec<&GameData>) = games
+        .iter()
+        .partition(|g| train::held_out(g.number, cfg.seed));
+    let train_set = Dataset::new(train_games.iter().copied());
+    let test_set = Dataset::new(test_games.iter().copied());
+    if train_set.positions() == 0 {
+        eprintln!("oust train: the data has no position to train on");
+        return Ok(ExitCode::from(2));
+    }
+    let mut boards: Vec<String> = games.iter().map(|g| g.board.name()).collect();
+    boards.sort();
+    boards.dedup();
+    let model = train::train(&train_set, &cfg, |step, loss| {
+        if step == 1 || step % 50 == 0 || step == cfg.steps {
+            log::info!("step {step}: loss {loss:.5}");
+        }
+    });
+    let seconds = start.elapsed().as_secs_f64();
+    let comment = vec![
+        format!(
+            "fitted by oust train --steps {} --l2 {} --learning-rate {} --seed {}",
+            cfg.steps, cfg.l2, cfg.learning_rate, cfg.seed
+        ),
+        format!(
+            "on {} games ({}), {} positions, {} held out",
+            games.len(),
+            boards.join(", "),
+            train_set.positions() + test_set.positions(),
+            test_set.positions()
+        ),
+    ];
+    if let Err(e) = fs::write(&args.out, model.to_text(&comment)) {
+        eprintln!("oust train: {}: {e}", args.out.display());
+        return Ok(ExitCode::from(2));
+    }
+    let mut text = format!(
+        "data: {} games on {}, {} positions ({} moves) to train on, {} positions of {} games held out\n",
+        games.len(),
+        boards.join(", "),
+        train_set.positions(),
+        train_set.moves(),
+        test_set.positions(),
+        test_games.len()
+    );
+    text.push_str(&format!(
+        "loss (cross-entropy plus L2) {:.4}, after {} steps in {seconds:.1} s\n",
+        train::loss(&model, &train_set, cfg.l2),
+        cfg.steps
+    ));
+    text.push_str("priors    train: CE       LL   accuracy  held out: CE   LL   accuracy\n");
+    text.push_str(&fit_row(
+        "handmade",
+        &train::evaluate_handmade(&train_set),
+        &train::evaluate_handmade(&test_set),
+    ));
+    text.push_str(&fit_row(
+        "learned",
+        &train::evaluate_model(&model, &train_set),
+        &train::evaluate_model(&model, &test_set),
+    ));
+    text.push_str(&format!("weights written to {}\n", args.out.display()));
+    print_out(&text);
+    Ok(ExitCode::SUCCESS)
+}
