@@ -136,6 +136,8 @@ fn every_parameter_reads_back_what_was_set() {
             "notation" => "ap",
             "pie" => "on",
             "resign_threshold" | "fpu_reduction" | "solver_share" => "0.5",
+            "priors" => "handmade",
+            "weights" => "built-in",
             _ => "3",
         };
         let out = send(

@@ -145,13 +145,13 @@
 44 gogui-rules_side_to_move
 #? [white]
 
+45 gogui-rules_legal_moves
+#? [.* G1 .* A7 .* N7 .* G13 .*]
+
 oust-set-param playouts 200
 oust-set-param threads 1
-45 genmove w
+46 genmove w
 #? [[A-HJ-N][0-9]+]
-
-46 gogui-rules_legal_moves
-#? [.* G1 .* A7 .* N7 .* G13 .*]
 
 # Games saved by GoGui 1.6 on its hexagonal board with `oust --size hex7` as the program: GoGui writes SZ[13]
 # alone (and a PL in every move node), so they load as hex7 on an engine whose board is hex7. The player's name

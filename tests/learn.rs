@@ -1,0 +1,347 @@
+//! Learned knowledge: the self-play data format, the fit, weights files, and the `priors` parameter.
+
+mod common;
+
+use std::process::Command;
+
+use common::{TempDir, run_binary};
+use oust::learn::data;
+use oust::learn::selfplay::{SelfplayConfig, play_game};
+use oust::learn::train::{self, Dataset, TrainConfig};
+use oust::rules::Shape;
+use oust::search::Priors;
+use oust::search::learned::{Model, feature_count, feature_names};
+
+const OUST: &str = env!("CARGO_BIN_EXE_oust");
+
+/// A few quick self-play games: 5x5 and hex-3 at 40 playouts a move.
+fn tiny_games(count: u64) -> Vec<data::GameData> {
+    let mut cfg = SelfplayConfig::new(vec![Shape::square(5), Shape::Hex { side: 3 }], 40, 7);
+    cfg.opening = 2;
+    cfg.setup.config.priors = Priors::Handmade;
+    (0..count).map(|n| play_game(&cfg, n).unwrap()).collect()
+}
+
+#[test]
+fn training_a_tiny_data_set_lowers_the_loss_and_is_deterministic_for_a_seed() {
+    let games = tiny_games(6);
+    let set = Dataset::new(&games);
+    assert!(set.positions() > 20, "{} positions", set.positions());
+    let cfg = TrainConfig {
+        steps: 60,
+        ..TrainConfig::default()
+    };
+    let before = train::loss(&Model::zero(), &set, cfg.l2);
+    let mut losses = Vec::new();
+    let model = train::train(&set, &cfg, |_, loss| losses.push(loss));
+    let after = train::loss(&model, &set, cfg.l2);
+    assert!(after < before - 0.05, "loss {before} -> {after}");
+    assert!(losses.last().unwrap() < &losses[0], "{losses:?}");
+    // The same data and seed give the same weights, bit for bit; another seed other weights.
+    let again = train::train(&set, &cfg, |_, _| {});
+    assert_eq!(model, again);
+    let other = train::train(&set, &TrainConfig { seed: 2, ..cfg }, |_, _| {});
+    assert_ne!(model, other);
+}
+
+#[test]
+fn weights_files_round_trip() {
+    let mut model = Model::zero();
+    for (i, w) in model.weights.iter_mut().enumerate() {
+        *w = (i as f32 - 200.0) / 7.0 + 1e-6;
+    }
+    let text = model.to_text(&["a comment".into()]);
+    assert!(text.starts_with("oust-weights 1\n# a comment\nfeatures oust-placement-1\n"));
+    assert_eq!(Model::parse(&text).unwrap(), model);
+    assert_eq!(Model::built_in().weights.len(), feature_count());
+    assert_eq!(feature_names().len(), feature_count());
+}
+
+#[test]
+fn a_weights_file_that_is_missing_corrupt_or_for_other_features_is_refused_at_start() {
+    let dir = TempDir::new("weights");
+    let good = Model::zero().to_text(&[]);
+    let cases = [
+        ("missing.txt", None, "missing.txt: No such file"),
+        ("empty.txt", Some(String::new()), "the file is empty"),
+        (
+            "header.txt",
+            Some(good.replace("oust-weights 1", "oust-weights 9")),
+            "line 1: expected 'oust-weights 1', found 'oust-weights 9'",
+        ),
+        (
+            "version.txt",
+            Some(good.replace("features oust-placement-1", "features oust-placement-0")),
+            "line 2: weights for feature set 'oust-placement-0', but this engine has 'oust-placement-1'",
+        ),
+        (
+            "cut.txt",
+            Some(good.lines().take(20).collect::<Vec<_>>().join("\n")),
+            "features have no weight, the first '",
+        ),
+        (
+            "number.txt",
+            Some(good.replace("kind.quiet 0", "kind.quiet zero")),
+            "line 3: 'zero' is not a weight",
+        ),
+        (
+            "unknown.txt",
+            Some(format!("{good}kind.sideways 1\n")),
+            "unknown feature 'kind.sideways'",
+        ),
+        (
+            "twice.txt",
+            Some(format!("{good}kind.quiet 1\n")),
+            "feature 'kind.quiet' given twice",
+        ),
+    ];
+    for (name, text, reason) in cases {
+        let path = match text {
+            Some(t) => dir.file(name, &t),
+            None => dir.join(name).display().to_string(),
+        };
+        let out = run_binary(&["--set", &format!("weights={path}")], b"genmove b\n");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        assert!(out.stdout.is_empty(), "{name}: answered");
+        assert!(stderr.contains(reason), "{name}: {stderr}");
+        assert!(
+            stderr.contains(&format!("--set weights={path}")),
+            "{stderr}"
+        );
+    }
+    // The same refusal through oust-set-param leaves the weights as they were.
+    let path = dir.file("bad.txt", "oust-weights 1\nfeatures nothing\n");
+    let out = run_binary(
+        &["--threads", "1"],
+        format!(
+            "oust-set-param weights {path}\noust-get-param weights\noust-set-param weights {}\n\
+             oust-get-param weights\noust-get-param priors\n",
+            dir.file("good.txt", &good)
+        )
+        .as_bytes(),
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let good_path = dir.join("good.txt").display().to_string();
+    assert_eq!(
+        stdout,
+        format!(
+            "? {path}: line 2: weights for feature set 'nothing', but this engine has 'oust-placement-1'\n\n\
+             = built-in\n\n=\n\n= {good_path}\n\n= learned\n\n"
+        )
+    );
+}
+
+/// The moves of 66caae5 (the engine before the learned priors), at 300 playouts, seed 5, one thread.
+const HANDMADE_9X9: &str = "= C1\n\n= G2\n\n= B2\n\n= E1\n\n=\n\n= A1\n\n= B1 capture 1 extra-turn\n\n\
+? black is to move: extra turn after a capture\n\n=\n\n=\n\n= C1\n\n= D4\n\n= A3\n\n= B5\n\n= E1\n\n=\n\n";
+const HANDMADE_HEX5: &str = "= B1\n\n= E3\n\n= B3\n\n= H4\n\n= C6\n\n= E6\n\n=\n\n";
+
+#[test]
+fn handmade_priors_play_the_moves_of_the_engine_before_the_learned_ones() {
+    let base = [
+        "--threads",
+        "1",
+        "--playouts",
+        "300",
+        "--seed",
+        "5",
+        "--set",
+        "priors=handmade",
+    ];
+    let out = run_binary(
+        &base,
+        b"genmove b\ngenmove w\ngenmove b\ngenmove w\nplay b E5\ngenmove w\ngenmove b\ngenmove w\nboardsize 5\n\
+          clear_board\ngenmove b\ngenmove w\ngenmove b\ngenmove w\ngenmove b\nquit\n",
+    );
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), HANDMADE_9X9);
+    let mut hex = base.to_vec();
+    hex.extend(["--size", "hex5"]);
+    let out = run_binary(
+        &hex,
+        b"genmove b\ngenmove w\ngenmove b\ngenmove w\ngenmove b\ngenmove w\nquit\n",
+    );
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), HANDMADE_HEX5);
+}
+
+#[test]
+fn the_priors_parameter_is_listed_and_switches_the_tree_s_priors() {
+    let out = run_binary(
+        &["--threads", "1", "--playouts", "50", "--seed", "3"],
+        b"oust-get-param priors\noust-set-param priors handmade\noust-get-param priors\n\
+          oust-set-param priors clever\noust-list-params\n",
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.starts_with(
+            "= learned\n\n=\n\n= handmade\n\n? syntax error: priors: expected learned or handmade, got 'clever'\n\n= player mcts\n"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\npriors handmade\nweights built-in\n"),
+        "{stdout}"
+    );
+}
+
+fn selfplay(args: &[&str]) -> std::process::Output {
+    Command::new(OUST)
+        .arg("selfplay")
+        .args([
+            "--boards",
+            "5,hex3",
+            "--playouts",
+            "30",
+            "--opening",
+            "2",
+            "--seed",
+            "4",
+        ])
+        .args(args)
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn selfplay_shards_and_a_resumed_run_make_the_data_of_one_run() {
+    let dir = TempDir::new("selfplay");
+    let path = |name: &str| dir.join(name).display().to_string();
+    let out = selfplay(&["--games", "6", "--out", &path("whole.txt")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .starts_with("6 games played (0 of them before), ")
+    );
+    let whole = std::fs::read_to_string(path("whole.txt")).unwrap();
+    let (games, len) = data::parse(&whole).unwrap();
+    assert_eq!(len, whole.len());
+    assert_eq!(
+        games.iter().map(|g| g.number).collect::<Vec<_>>(),
+        [0, 1, 2, 3, 4, 5]
+    );
+    assert_eq!(games[1].board, Shape::Hex { side: 3 });
+    // Every game's lines read back into the same lines.
+    assert_eq!(games.iter().map(|g| g.to_text()).collect::<String>(), whole);
+    let mut shards = String::new();
+    for k in 1..=3 {
+        let name = format!("shard{k}.txt");
+        let out = selfplay(&[
+            "--games",
+            "6",
+            "--shard",
+            &format!("{k}/3"),
+            "--out",
+            &path(&name),
+        ]);
+        assert!(out.status.success());
+        shards.push_str(&std::fs::read_to_string(path(&name)).unwrap());
+    }
+    assert_eq!(shards, whole);
+    // A run cut in the middle of a position line of its last game with positions resumes after the game before
+    // and makes the same file.
+    let last_position = whole.rfind("\np ").unwrap() + 1;
+    let cut = &whole[..last_position + 10];
+    let before = cut.lines().filter(|l| l.starts_with("g ")).count();
+    assert!(before < 6);
+    std::fs::write(path("cut.txt"), cut).unwrap();
+    let out = selfplay(&["--games", "6", "--out", &path("cut.txt")]);
+    assert!(out.status.success());
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .starts_with(&format!("6 games played ({before} of them before), "))
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("dropping an unfinished game"));
+    assert_eq!(std::fs::read_to_string(path("cut.txt")).unwrap(), whole);
+    // A file of another run is not appended to.
+    let out = selfplay(&[
+        "--games",
+        "6",
+        "--playouts",
+        "31",
+        "--out",
+        &path("whole.txt"),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("which is not game 0 of this run"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(path("whole.txt")).unwrap(), whole);
+}
+
+#[test]
+fn oust_train_reads_selfplay_data_and_names_a_broken_line() {
+    let dir = TempDir::new("train");
+    let text: String = tiny_games(10).iter().map(|g| g.to_text()).collect();
+    let data = dir.file("data.txt", &text);
+    let weights = dir.join("w.txt").display().to_string();
+    let out = Command::new(OUST)
+        .args(["train", &data, "--out", &weights, "--steps", "30"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.starts_with("data: 10 games on 5x5, hex3, "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\nhandmade "), "{stdout}");
+    assert!(stdout.contains("\nlearned "), "{stdout}");
+    Model::parse(&std::fs::read_to_string(&weights).unwrap()).unwrap();
+    // The engine plays with those weights.
+    let out = run_binary(
+        &[
+            "--threads",
+            "1",
+            "--playouts",
+            "20",
+            "--set",
+            &format!("weights={weights}"),
+        ],
+        b"genmove b\n",
+    );
+    assert!(String::from_utf8(out.stdout).unwrap().starts_with("= "));
+    // Line 3 broken three ways.
+    let lines: Vec<&str> = text.lines().collect();
+    for (broken, reason) in [
+        (
+            lines[2].replacen("p ", "q ", 1),
+            "line 3: not a position line",
+        ),
+        (
+            {
+                let mut fields: Vec<&str> = lines[2].split(' ').collect();
+                fields[3] = "x";
+                fields.join(" ")
+            },
+            "line 3: 'x' is not a result",
+        ),
+        (
+            format!("{}:7", lines[2].trim_end_matches(char::is_numeric)),
+            "line 3: ",
+        ),
+    ] {
+        let mut copy: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        copy[2] = broken;
+        let bad = dir.file("bad.txt", &(copy.join("\n") + "\n"));
+        let out = Command::new(OUST)
+            .args(["train", &bad, "--out", &weights])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(&format!("bad.txt: {reason}")), "{stderr}");
+    }
+}
