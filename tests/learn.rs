@@ -126,8 +126,8 @@ fn a_weights_file_that_is_missing_corrupt_or_for_other_features_is_refused_at_st
     assert_eq!(
         stdout,
         format!(
-            "? {path}: line 2: weights for feature set 'nothing', but this engine has 'oust-placement-1'\n\n\
-             = built-in\n\n=\n\n= {good_path}\n\n= learned\n\n"
+            "? syntax error: weights: {path}: line 2: weights for feature set 'nothing', but this engine has 'oust-placement-1'\n\n\
+             = built-in\n\n=\n\n= {good_path}\n\n= auto\n\n"
         )
     );
 }
@@ -165,7 +165,7 @@ fn handmade_priors_play_the_moves_of_the_engine_before_the_learned_ones() {
 }
 
 #[test]
-fn the_priors_parameter_is_listed_and_switches_the_tree_s_priors() {
+fn the_priors_parameter_is_listed_and_auto_takes_the_learned_priors_on_square_boards_only() {
     let out = run_binary(
         &["--threads", "1", "--playouts", "50", "--seed", "3"],
         b"oust-get-param priors\noust-set-param priors handmade\noust-get-param priors\n\
@@ -174,7 +174,8 @@ fn the_priors_parameter_is_listed_and_switches_the_tree_s_priors() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(
         stdout.starts_with(
-            "= learned\n\n=\n\n= handmade\n\n? syntax error: priors: expected learned or handmade, got 'clever'\n\n= player mcts\n"
+            "= auto\n\n=\n\n= handmade\n\n? syntax error: priors: expected auto, learned or handmade, got 'clever'\n\n\
+             = player mcts\n"
         ),
         "{stdout}"
     );
@@ -182,25 +183,45 @@ fn the_priors_parameter_is_listed_and_switches_the_tree_s_priors() {
         stdout.contains("\npriors handmade\nweights built-in\n"),
         "{stdout}"
     );
+    // auto is learned on 9x9 and handmade on hex5: the same moves, and not those of the other priors.
+    let moves = |size: &str, priors: &str| {
+        let out = run_binary(
+            &[
+                "--size",
+                size,
+                "--threads",
+                "1",
+                "--playouts",
+                "300",
+                "--seed",
+                "5",
+                "--set",
+                &format!("priors={priors}"),
+            ],
+            b"genmove b\ngenmove w\ngenmove b\ngenmove w\ngenmove b\ngenmove w\nquit\n",
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(moves("9", "auto"), moves("9", "learned"));
+    assert_ne!(moves("9", "auto"), moves("9", "handmade"));
+    assert_eq!(moves("hex5", "auto"), HANDMADE_HEX5);
+    assert_ne!(moves("hex5", "learned"), HANDMADE_HEX5);
 }
 
-fn selfplay(args: &[&str]) -> std::process::Output {
+/// `oust selfplay` of the test's run, at `playouts` a move.
+fn selfplay_at(playouts: &str, args: &[&str]) -> std::process::Output {
     Command::new(OUST)
         .arg("selfplay")
-        .args([
-            "--boards",
-            "5,hex3",
-            "--playouts",
-            "30",
-            "--opening",
-            "2",
-            "--seed",
-            "4",
-        ])
+        .args(["--boards", "5,hex3", "--opening", "2", "--seed", "4"])
+        .args(["--playouts", playouts])
         .args(args)
         .env_remove("RUST_LOG")
         .output()
         .unwrap()
+}
+
+fn selfplay(args: &[&str]) -> std::process::Output {
+    selfplay_at("30", args)
 }
 
 #[test]
@@ -260,14 +281,7 @@ fn selfplay_shards_and_a_resumed_run_make_the_data_of_one_run() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("dropping an unfinished game"));
     assert_eq!(std::fs::read_to_string(path("cut.txt")).unwrap(), whole);
     // A file of another run is not appended to.
-    let out = selfplay(&[
-        "--games",
-        "6",
-        "--playouts",
-        "31",
-        "--out",
-        &path("whole.txt"),
-    ]);
+    let out = selfplay_at("31", &["--games", "6", "--out", &path("whole.txt")]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("which is not game 0 of this run"),

@@ -46,7 +46,7 @@ pub struct SelfplayArgs {
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// The priors of the searches: learned or handmade
-    #[arg(long, value_name = "KIND", default_value = "learned")]
+    #[arg(long, value_name = "KIND", default_value = "handmade")]
     pub priors: String,
     /// Weights file of the learned priors (the built-in ones by default)
     #[arg(long, value_name = "FILE")]

@@ -4,10 +4,10 @@
 use std::sync::Arc;
 
 use crate::notation::Notation;
+use crate::search::PlayerKind;
 use crate::search::learned::Model;
-use crate::search::{PlayerKind, Priors};
 
-use super::state::{BUILT_IN_WEIGHTS, Engine};
+use super::state::{BUILT_IN_WEIGHTS, Engine, PriorChoice};
 
 /// One parameter.
 pub struct ParamSpec {
@@ -184,14 +184,11 @@ pub static PARAMS: &[ParamSpec] = &[
     ),
     param!(
         "priors",
-        "the tree's priors: learned (fitted to self-play, the weights below) or handmade (the prior_ weights)",
-        |e| e.settings.config.priors.name(),
+        "the tree's priors: auto (learned on square boards, handmade on hexhex ones), learned (fitted to self-play, the weights below) or handmade (the prior_ weights)",
+        |e| e.settings.priors.name(),
         |e, v| {
-            e.settings.config.priors = match v {
-                "learned" => Priors::Learned(e.settings.learned.clone()),
-                "handmade" => Priors::Handmade,
-                _ => return Err(format!("expected learned or handmade, got '{v}'").into()),
-            }
+            e.settings.priors = PriorChoice::parse(v)
+                .ok_or_else(|| format!("expected auto, learned or handmade, got '{v}'"))?
         }
     ),
     param!(
@@ -199,16 +196,12 @@ pub static PARAMS: &[ParamSpec] = &[
         "the learned priors' weights: built-in, or a weights file of oust train",
         |e| e.settings.weights,
         |e, v| {
-            let model = if v == BUILT_IN_WEIGHTS {
+            e.settings.learned = if v == BUILT_IN_WEIGHTS {
                 Model::built_in()
             } else {
                 let text = std::fs::read_to_string(v).map_err(|err| format!("{v}: {err}"))?;
                 Arc::new(Model::parse(&text).map_err(|err| format!("{v}: {err}"))?)
             };
-            if matches!(e.settings.config.priors, Priors::Learned(_)) {
-                e.settings.config.priors = Priors::Learned(model.clone());
-            }
-            e.settings.learned = model;
             e.settings.weights = v.to_string()
         }
     ),

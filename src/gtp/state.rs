@@ -10,7 +10,7 @@ use crate::rules::{Color, Game, Geometry, Shape};
 use crate::search::learned::Model;
 use crate::search::time::{Clock, TimeSystem, moves_left};
 use crate::search::{
-    Config, Control, Limits, PlayerKind, Request, SearchResult, Searcher, Setup,
+    Config, Control, Limits, PlayerKind, Priors, Request, SearchResult, Searcher, Setup,
     nodes_for_megabytes,
 };
 
@@ -104,6 +104,8 @@ pub struct Settings {
     /// (none in the engine; no command sets it). The fuzz harness sets a small one, so that a solve there is short
     /// and takes the same work on any machine.
     pub solver_nodes: Option<u64>,
+    /// Which priors the tree uses: learned, handmade, or by the board (`auto`).
+    pub priors: PriorChoice,
     /// The learned priors' model, used when `priors` is `learned`: the built-in one or a `weights` file's.
     pub learned: Arc<Model>,
     /// Where [`Settings::learned`] came from: `built-in`, or the file given to `weights`.
@@ -125,9 +127,44 @@ impl Default for Settings {
             notation: Notation::Gtp,
             pie: false,
             solver_nodes: None,
+            priors: PriorChoice::Auto,
             learned: Model::built_in(),
             weights: BUILT_IN_WEIGHTS.to_string(),
         }
+    }
+}
+
+/// The `priors` parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PriorChoice {
+    /// The learned priors on square and rectangular boards, where they measured stronger than the handmade ones;
+    /// the handmade priors on hexhex boards, where they did not (docs/results.md).
+    Auto,
+    /// The learned priors on every board.
+    Learned,
+    /// The handmade priors on every board.
+    Handmade,
+}
+
+impl PriorChoice {
+    /// The parameter's values, as `oust-get-param priors` gives them.
+    pub fn name(self) -> &'static str {
+        match self {
+            PriorChoice::Auto => "auto",
+            PriorChoice::Learned => "learned",
+            PriorChoice::Handmade => "handmade",
+        }
+    }
+
+    /// The value named `name`.
+    pub fn parse(name: &str) -> Option<PriorChoice> {
+        [
+            PriorChoice::Auto,
+            PriorChoice::Learned,
+            PriorChoice::Handmade,
+        ]
+        .into_iter()
+        .find(|c| c.name() == name)
     }
 }
 
@@ -300,9 +337,23 @@ impl Engine {
 
     /// The search settings as the searcher takes them.
     pub(crate) fn search_setup(&self) -> Setup {
+        let s = &self.settings;
+        let learned = match s.priors {
+            PriorChoice::Auto => !self.game.position().geometry().shape().is_hex(),
+            PriorChoice::Learned => true,
+            PriorChoice::Handmade => false,
+        };
+        let priors = if learned {
+            Priors::Learned(s.learned.clone())
+        } else {
+            Priors::Handmade
+        };
         Setup {
             player: self.settings.player,
-            config: self.settings.config.clone(),
+            config: Config {
+                priors,
+                ..self.settings.config.clone()
+            },
             threads: self.settings.threads,
             tree_nodes: nodes_for_megabytes(self.settings.tree_mb),
             solver_share: self.settings.solver_share,

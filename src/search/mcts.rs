@@ -69,7 +69,7 @@ impl Default for Config {
             expand_visits: 2,
             playout_candidates: 2,
             weights: PriorWeights::default(),
-            priors: Priors::Learned(Model::built_in()),
+            priors: Priors::Handmade,
         }
     }
 }
