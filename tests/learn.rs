@@ -137,9 +137,16 @@ const HANDMADE_9X9: &str = "= C1\n\n= G2\n\n= B2\n\n= E1\n\n=\n\n= A1\n\n= B1 ca
 ? black is to move: extra turn after a capture\n\n=\n\n=\n\n= C1\n\n= D4\n\n= A3\n\n= B5\n\n= E1\n\n=\n\n";
 const HANDMADE_HEX5: &str = "= B1\n\n= E3\n\n= B3\n\n= H4\n\n= C6\n\n= E6\n\n=\n\n";
 
-#[test]
-fn handmade_priors_play_the_moves_of_the_engine_before_the_learned_ones() {
-    let base = [
+/// Six genmoves from the empty board.
+const SIX_MOVES: &[u8] =
+    b"genmove b\ngenmove w\ngenmove b\ngenmove w\ngenmove b\ngenmove w\nquit\n";
+
+/// The engine's answers to `input` on `size` with `priors`, at 300 playouts, seed 5, one thread.
+fn answers(size: &str, priors: &str, input: &[u8]) -> String {
+    let priors = format!("priors={priors}");
+    let args = [
+        "--size",
+        size,
         "--threads",
         "1",
         "--playouts",
@@ -147,21 +154,17 @@ fn handmade_priors_play_the_moves_of_the_engine_before_the_learned_ones() {
         "--seed",
         "5",
         "--set",
-        "priors=handmade",
+        &priors,
     ];
-    let out = run_binary(
-        &base,
-        b"genmove b\ngenmove w\ngenmove b\ngenmove w\nplay b E5\ngenmove w\ngenmove b\ngenmove w\nboardsize 5\n\
-          clear_board\ngenmove b\ngenmove w\ngenmove b\ngenmove w\ngenmove b\nquit\n",
-    );
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), HANDMADE_9X9);
-    let mut hex = base.to_vec();
-    hex.extend(["--size", "hex5"]);
-    let out = run_binary(
-        &hex,
-        b"genmove b\ngenmove w\ngenmove b\ngenmove w\ngenmove b\ngenmove w\nquit\n",
-    );
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), HANDMADE_HEX5);
+    String::from_utf8(run_binary(&args, input).stdout).unwrap()
+}
+
+#[test]
+fn handmade_priors_play_the_moves_of_the_engine_before_the_learned_ones() {
+    let input = b"genmove b\ngenmove w\ngenmove b\ngenmove w\nplay b E5\ngenmove w\ngenmove b\ngenmove w\n\
+                  boardsize 5\nclear_board\ngenmove b\ngenmove w\ngenmove b\ngenmove w\ngenmove b\nquit\n";
+    assert_eq!(answers("9", "handmade", input), HANDMADE_9X9);
+    assert_eq!(answers("hex5", "handmade", SIX_MOVES), HANDMADE_HEX5);
 }
 
 #[test]
@@ -184,24 +187,7 @@ fn the_priors_parameter_is_listed_and_auto_takes_the_learned_priors_on_square_bo
         "{stdout}"
     );
     // auto is learned on 9x9 and handmade on hex5: the same moves, and not those of the other priors.
-    let moves = |size: &str, priors: &str| {
-        let out = run_binary(
-            &[
-                "--size",
-                size,
-                "--threads",
-                "1",
-                "--playouts",
-                "300",
-                "--seed",
-                "5",
-                "--set",
-                &format!("priors={priors}"),
-            ],
-            b"genmove b\ngenmove w\ngenmove b\ngenmove w\ngenmove b\ngenmove w\nquit\n",
-        );
-        String::from_utf8(out.stdout).unwrap()
-    };
+    let moves = |size: &str, priors: &str| answers(size, priors, SIX_MOVES);
     assert_eq!(moves("9", "auto"), moves("9", "learned"));
     assert_ne!(moves("9", "auto"), moves("9", "handmade"));
     assert_eq!(moves("hex5", "auto"), HANDMADE_HEX5);
