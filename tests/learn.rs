@@ -194,12 +194,12 @@ fn the_priors_parameter_is_listed_and_auto_takes_the_learned_priors_on_square_bo
     assert_ne!(moves("hex5", "learned"), HANDMADE_HEX5);
 }
 
-/// `oust selfplay` of the test's run, at `playouts` a move.
-fn selfplay_at(playouts: &str, args: &[&str]) -> std::process::Output {
+/// `oust selfplay` of the test's run, at `playouts` a move from `opening` random placements.
+fn selfplay_at(playouts: &str, opening: &str, args: &[&str]) -> std::process::Output {
     Command::new(OUST)
         .arg("selfplay")
-        .args(["--boards", "5,hex3", "--opening", "2", "--seed", "4"])
-        .args(["--playouts", playouts])
+        .args(["--boards", "5,hex3", "--seed", "4"])
+        .args(["--playouts", playouts, "--opening", opening])
         .args(args)
         .env_remove("RUST_LOG")
         .output()
@@ -207,7 +207,7 @@ fn selfplay_at(playouts: &str, args: &[&str]) -> std::process::Output {
 }
 
 fn selfplay(args: &[&str]) -> std::process::Output {
-    selfplay_at("30", args)
+    selfplay_at("30", "2", args)
 }
 
 #[test]
@@ -267,13 +267,28 @@ fn selfplay_shards_and_a_resumed_run_make_the_data_of_one_run() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("dropping an unfinished game"));
     assert_eq!(std::fs::read_to_string(path("cut.txt")).unwrap(), whole);
     // A file of another run is not appended to.
-    let out = selfplay_at("31", &["--games", "6", "--out", &path("whole.txt")]);
+    let out = selfplay_at("31", "2", &["--games", "6", "--out", &path("whole.txt")]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("which is not game 0 of this run"),
+        String::from_utf8_lossy(&out.stderr).contains(
+            "holds game 0 (5x5, 30 playouts, seed 4, opening 2, priors handmade), which is not game 0 of this run"
+        ),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // Another opening or other priors are another run too.
+    let whole_path = path("whole.txt");
+    for out in [
+        selfplay_at("30", "3", &["--games", "6", "--out", &whole_path]),
+        selfplay(&["--games", "6", "--priors", "learned", "--out", &whole_path]),
+    ] {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("which is not game 0 of this run"),
+            "{stderr}"
+        );
+    }
     assert_eq!(std::fs::read_to_string(path("whole.txt")).unwrap(), whole);
 }
 

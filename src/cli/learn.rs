@@ -79,15 +79,21 @@ fn resume(path: &Path, cfg: &SelfplayConfig, first: u64, count: u64) -> Result<u
     let (games, complete) = data::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     for (i, g) in games.iter().enumerate() {
         let number = first + i as u64;
+        let recipe = (cfg.opening, cfg.priors.clone());
         if i as u64 >= count
             || g.number != number
             || g.board != cfg.board(number)
             || g.playouts != cfg.playouts
             || g.seed != cfg.seed
+            || g.recipe.as_ref() != Some(&recipe)
         {
+            let (opening, priors) = g.recipe.clone().map_or(
+                ("unrecorded".to_string(), "unrecorded".to_string()),
+                |(o, p)| (o.to_string(), p),
+            );
             return Err(format!(
-                "{} holds game {} ({}, {} playouts, seed {}), which is not game {number} of this run: give \
-                 another --out, or the settings that made it",
+                "{} holds game {} ({}, {} playouts, seed {}, opening {opening}, priors {priors}), which is not \
+                 game {number} of this run: give another --out, or the settings that made it",
                 path.display(),
                 g.number,
                 g.board.name(),
@@ -128,6 +134,10 @@ pub fn selfplay(args: &SelfplayArgs) -> Outcome {
     let mut cfg = SelfplayConfig::new(args.boards.clone(), args.playouts, args.seed);
     cfg.opening = args.opening;
     cfg.setup.config.priors = priors;
+    cfg.priors = match (&args.priors[..], &args.weights) {
+        ("learned", Some(path)) => format!("learned:{}", path.display()),
+        (name, _) => name.to_string(),
+    };
     let (first, count) = match args.shard {
         None => (0, args.games),
         Some((k, n)) => shard_games(args.games, k, n),

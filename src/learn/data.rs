@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! p GAME BOARD RESULT TO-MOVE EXTRA LAST ROWS MOVE:VISITS,MOVE:VISITS,...
-//! g GAME BOARD RESULT POSITIONS playouts=P seed=S
+//! g GAME BOARD RESULT POSITIONS playouts=P seed=S opening=K priors=PRIORS
 //! ```
 //!
 //! - `GAME`: the game's number in the run (0 for the first), `BOARD`: `9x9`, `hex7`, ...;
@@ -13,7 +13,10 @@
 //! - `LAST`: the previous placement and its colour, `b:D4`, or `-` when there is none (the first move, or after a
 //!   pass);
 //! - `ROWS`: the stones as set-up rows (`X` black, `O` white, `.` empty, rows from the top joined by `/`);
-//! - then every legal placement with the visits the search gave it, most visited first.
+//! - then every legal placement with the visits the search gave it, most visited first;
+//! - the game line's settings: playouts a move, the run's seed, random opening placements, and the searches'
+//!   priors (`handmade`, `learned`, or `learned:FILE` for another weights file). Files written before the last two
+//!   were recorded end after `seed=S`, and are read as well.
 
 use std::sync::Arc;
 
@@ -46,6 +49,8 @@ pub struct GameData {
     pub playouts: u64,
     /// The run's seed.
     pub seed: u64,
+    /// The run's random opening placements and the searches' priors, when the file records them.
+    pub recipe: Option<(usize, String)>,
 }
 
 fn color_letter(c: Color) -> char {
@@ -93,12 +98,16 @@ impl GameData {
             ));
         }
         out.push_str(&format!(
-            "g {} {board} {result} {} playouts={} seed={}\n",
+            "g {} {board} {result} {} playouts={} seed={}",
             self.number,
             self.samples.len(),
             self.playouts,
             self.seed
         ));
+        if let Some((opening, priors)) = &self.recipe {
+            out.push_str(&format!(" opening={opening} priors={priors}"));
+        }
+        out.push('\n');
         out
     }
 }
@@ -200,7 +209,7 @@ pub fn parse(text: &str) -> Result<(Vec<GameData>, usize), String> {
                     moves,
                 });
             }
-            Some("g") if fields.len() == 7 => {
+            Some("g") if fields.len() == 7 || fields.len() == 9 => {
                 let key = (number(fields[1])?, board(fields[2])?, result(fields[3])?);
                 if open.is_some_and(|o| o != key) {
                     return Err(bad("the game line disagrees with its positions"));
@@ -224,6 +233,19 @@ pub fn parse(text: &str) -> Result<(Vec<GameData>, usize), String> {
                     samples: std::mem::take(&mut samples),
                     playouts: setting(fields[5], "playouts=")?,
                     seed: setting(fields[6], "seed=")?,
+                    recipe: match fields.get(7..9) {
+                        Some([opening, priors]) => Some((
+                            setting(opening, "opening=")? as usize,
+                            priors
+                                .strip_prefix("priors=")
+                                .filter(|p| !p.is_empty())
+                                .ok_or_else(|| {
+                                    bad(&format!("expected priors=NAME, found '{priors}'"))
+                                })?
+                                .to_string(),
+                        )),
+                        _ => None,
+                    },
                 });
                 open = None;
                 complete_len = offset;

@@ -24,6 +24,8 @@ pub struct SelfplayConfig {
     pub opening: usize,
     /// The searcher's settings (one thread).
     pub setup: Setup,
+    /// The name of the searches' priors as the data records it: `handmade`, `learned` or `learned:FILE`.
+    pub priors: String,
 }
 
 impl SelfplayConfig {
@@ -41,6 +43,7 @@ impl SelfplayConfig {
                 solver_bytes: 16 << 20,
                 ..Setup::default()
             },
+            priors: "handmade".into(),
         }
     }
 
@@ -127,5 +130,6 @@ pub fn play_game(cfg: &SelfplayConfig, number: u64) -> Result<GameData, String> 
         samples,
         playouts: cfg.playouts,
         seed: cfg.seed,
+        recipe: Some((cfg.opening, cfg.priors.clone())),
     })
 }
