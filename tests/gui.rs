@@ -342,42 +342,23 @@ fn records_load_save_and_broken_uploads_are_refused() {
     assert_eq!(turns, "c3\ne5\na1\n");
     // A broken upload: the move number and why; the board is unchanged.
     let before = state(&gui);
-    let (status, e) = post(
-        &gui,
-        "api/load",
-        json!({"name": "bad.txt", "text": "c3\nc3\n"}),
-    );
-    assert_eq!(status, 409);
+    // An upload refused with a 409, and its error.
+    let refused = |name: &str, text: &str| {
+        let (status, e) = post(&gui, "api/load", json!({"name": name, "text": text}));
+        assert_eq!(status, 409);
+        e["error"].as_str().unwrap().to_string()
+    };
     assert_eq!(
-        e["error"],
+        refused("bad.txt", "c3\nc3\n"),
         "bad.txt: turn 2 ('c3', line 2): c3 is illegal: C3 is occupied by a black stone"
     );
-    let (status, e) = post(
-        &gui,
-        "api/load",
-        json!({"name": "bad.sgf", "text": "(;GM[1]SZ[5];B[cc];W[cc])"}),
-    );
-    assert_eq!(status, 409);
+    let e = refused("bad.sgf", "(;GM[1]SZ[5];B[cc];W[cc])");
     assert!(
-        e["error"]
-            .as_str()
-            .unwrap()
-            .starts_with("bad.sgf: move 2 (white C3) is illegal"),
+        e.starts_with("bad.sgf: move 2 (white C3) is illegal"),
         "{e}"
     );
-    let (status, e) = post(
-        &gui,
-        "api/load",
-        json!({"name": "junk", "text": "{\"not\": 1"}),
-    );
-    assert_eq!(status, 409);
-    assert!(
-        e["error"]
-            .as_str()
-            .unwrap()
-            .starts_with("junk: not a JSON game record"),
-        "{e}"
-    );
+    let e = refused("junk", "{\"not\": 1");
+    assert!(e.starts_with("junk: not a JSON game record"), "{e}");
     let after = state(&gui);
     for key in ["board", "stones", "moves", "turns"] {
         assert_eq!(before[key], after[key], "{key} changed");

@@ -74,8 +74,7 @@ pub fn sgf_check(args: &SgfCheckArgs) -> ExitCode {
     let mut bad = 0;
     for file in files {
         match check_file(file, board) {
-            // stdout-ok: the subcommand's own report, not the protocol
-            Ok(summary) => println!("{}: ok: {summary}", file.display()),
+            Ok(summary) => println!("{}: ok: {summary}", file.display()), // stdout-ok: the subcommand's report
             Err(why) => {
                 eprintln!("{}: {why}", file.display());
                 bad += 1;
