@@ -581,6 +581,17 @@ fn an_engine_that_does_not_start_says_why_from_its_stderr() {
         tail.contains("oust-no-such-engine") && tail.contains("not found"),
         "{err}"
     );
+
+    // An engine that exits at once: its referee either reads the end of its output or finds its input closed
+    // when it writes `name`, whichever comes first. Both are reported alike, with the exit status.
+    for _ in 0..20 {
+        let config = MatchConfig::new(&oust(1), "exit 3", 1);
+        let err = matches::run(&config, &AtomicBool::new(false)).unwrap_err();
+        assert_eq!(
+            err, "engine B (exit 3) did not answer 'name': closed its output: exit status 3",
+            "{err}"
+        );
+    }
 }
 
 #[test]

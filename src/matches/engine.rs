@@ -275,7 +275,16 @@ impl EngineProcess {
                 .and_then(|()| stdin.flush()),
             None => Err(io::ErrorKind::BrokenPipe.into()),
         };
-        written.map_err(|e| Failure::Closed(self.ended(&format!("could not be written to ({e})"))))
+        written.map_err(|e| {
+            // An engine that has exited closed its output as well as its input: the same report whichever of
+            // the two its referee noticed first.
+            let what = if e.kind() == io::ErrorKind::BrokenPipe && self.exit_status().is_some() {
+                "closed its output".to_string()
+            } else {
+                format!("could not be written to ({e})")
+            };
+            Failure::Closed(self.ended(&what))
+        })
     }
 
     /// The next line of output within `wait`, or `None` when none came: for reading a streamed response line by
@@ -337,22 +346,27 @@ impl EngineProcess {
         if self.dead {
             return self.with_tail(what.to_string());
         }
-        // Give an engine that is exiting a moment to do so, so that its own exit status is reported.
-        let until = Instant::now() + Duration::from_millis(300);
-        while Instant::now() < until {
-            match self.child.try_wait() {
-                Ok(Some(status)) => {
-                    self.dead = true;
-                    // Whatever the engine started may still run in its group.
-                    self.kill_group();
-                    return self.with_tail(format!("{what}: {}", describe_status(status)));
-                }
-                Ok(None) => thread::sleep(Duration::from_millis(10)),
-                Err(_) => break,
-            }
+        if let Some(status) = self.exit_status() {
+            self.dead = true;
+            // Whatever the engine started may still run in its group.
+            self.kill_group();
+            return self.with_tail(format!("{what}: {}", describe_status(status)));
         }
         self.kill();
         self.with_tail(format!("{what} (it was still running and was killed)"))
+    }
+
+    /// The engine's exit status, given a moment (300 ms) to exit, or `None` when it is still running. The status
+    /// of an engine that has been reaped stays known.
+    fn exit_status(&mut self) -> Option<ExitStatus> {
+        let until = Instant::now() + Duration::from_millis(300);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return Some(status),
+                Ok(None) if Instant::now() < until => thread::sleep(Duration::from_millis(10)),
+                _ => return None,
+            }
+        }
     }
 
     /// Sends SIGKILL to the engine's process group.
