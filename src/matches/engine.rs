@@ -278,12 +278,13 @@ impl EngineProcess {
         written.map_err(|e| {
             // An engine that has exited closed its output as well as its input: the same report whichever of
             // the two its referee noticed first.
-            let what = if e.kind() == io::ErrorKind::BrokenPipe && self.exit_status().is_some() {
+            let status = if self.dead { None } else { self.exit_status() };
+            let what = if e.kind() == io::ErrorKind::BrokenPipe && status.is_some() {
                 "closed its output".to_string()
             } else {
                 format!("could not be written to ({e})")
             };
-            Failure::Closed(self.ended(&what))
+            Failure::Closed(self.ended_as(&what, status))
         })
     }
 
@@ -342,11 +343,17 @@ impl EngineProcess {
 
     /// Kills what is left of the engine after its output closed and says how it ended.
     fn ended(&mut self, what: &str) -> String {
+        let status = if self.dead { None } else { self.exit_status() };
+        self.ended_as(what, status)
+    }
+
+    /// [`Self::ended`] for an engine whose exit status was already waited for.
+    fn ended_as(&mut self, what: &str, status: Option<ExitStatus>) -> String {
         self.stdin = None;
         if self.dead {
             return self.with_tail(what.to_string());
         }
-        if let Some(status) = self.exit_status() {
+        if let Some(status) = status {
             self.dead = true;
             // Whatever the engine started may still run in its group.
             self.kill_group();
