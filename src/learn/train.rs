@@ -8,7 +8,7 @@
 //! Every sum runs in a fixed order on one thread, so a fit depends only on the data and the seed.
 
 use crate::rng::splitmix64;
-use crate::search::learned::{MAX_ACTIVE, Model, feature_count, placement_features};
+use crate::search::learned::{Context, MAX_ACTIVE, Model, feature_count, placement_features};
 use crate::search::policy::{PriorWeights, priors as handmade_priors};
 
 use super::data::GameData;
@@ -46,11 +46,12 @@ impl Dataset {
             for s in &game.samples {
                 let total: u64 = s.moves.iter().map(|m| u64::from(m.1)).sum();
                 handmade_priors(&s.position, &weights, &mut hand);
+                let cx = Context::new(&s.position, s.last);
                 for &(mv, visits) in &s.moves {
                     let crate::rules::Move::Place(p) = mv else {
                         continue;
                     };
-                    let n = placement_features(&s.position, s.last, p, &mut f).unwrap_or(0);
+                    let n = placement_features(&s.position, &cx, p, &mut f).unwrap_or(0);
                     d.features.extend_from_slice(&f[..n]);
                     d.move_start.push(d.features.len() as u32);
                     d.target.push((f64::from(visits) / total as f64) as f32);

@@ -421,6 +421,8 @@ pub struct Geometry {
     len: usize,
     adj: Table<[Point; MAX_DEGREE]>,
     degree: Table<u8>,
+    /// Each point's neighbours in cyclic order, the sentinel `len` where the board has none.
+    ring: Vec<[Point; MAX_DEGREE]>,
     fan: usize,
     keys: Table<[u64; 2]>,
     white_to_move_key: u64,
@@ -483,6 +485,30 @@ impl Geometry {
             }
             degree[p] = n as u8;
         }
+        // The same neighbours in cyclic order around the point (east, then counter-clockwise on the grid), with
+        // the gaps kept: what local patterns are read from.
+        let cyclic: &[(isize, isize)] = match shape {
+            Shape::Rect { .. } => &[(1, 0), (0, 1), (-1, 0), (0, -1)],
+            Shape::Hex { .. } => &[(1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1)],
+        };
+        let ring = cells
+            .iter()
+            .map(|&(x, y)| {
+                let mut r = [Point(len as u16); MAX_DEGREE];
+                for (slot, &(dx, dy)) in r.iter_mut().zip(cyclic) {
+                    if let (Some(qx), Some(qy)) = (
+                        (x as usize).checked_add_signed(dx),
+                        (y as usize).checked_add_signed(dy),
+                    ) && qx < width
+                        && qy < height
+                        && let Some(q) = grid[qy * width + qx]
+                    {
+                        *slot = q;
+                    }
+                }
+                r
+            })
+            .collect();
         // Fixed keys so that hashes are the same in every run and every build.
         let mut state = 0x9e37_79b9_7f4a_7c15u64 ^ len as u64;
         if shape.is_hex() {
@@ -502,6 +528,7 @@ impl Geometry {
             len,
             adj,
             degree,
+            ring,
             fan: directions.len(),
             keys,
             white_to_move_key,
@@ -597,6 +624,14 @@ impl Geometry {
     #[inline]
     pub(crate) fn padded_neighbors(&self, p: Point) -> [Point; MAX_DEGREE] {
         self.adj[p.index()]
+    }
+
+    /// The neighbours of `p` in cyclic order around it, starting east and turning counter-clockwise on the grid
+    /// ([`Geometry::fan`] of them: 4 on square grids, 6 on hexagonal ones), with the sentinel index `len()` where
+    /// the board has none. Local patterns are read from it.
+    #[inline]
+    pub fn ring(&self, p: Point) -> &[Point] {
+        &self.ring[p.index()][..self.fan]
     }
 
     /// The number of neighbour table entries a loop must visit: 4 on square grids, 6 on hexagonal ones.
@@ -931,6 +966,50 @@ pub fn column_index(letter: char) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn rings_list_the_neighbours_in_turn_around_each_point() {
+        for shape in [
+            Shape::square(5),
+            Shape::Rect {
+                width: 6,
+                height: 3,
+            },
+            Shape::Hex { side: 4 },
+        ] {
+            let geo = Geometry::new(shape).unwrap();
+            let off = Point(geo.len() as u16);
+            for p in geo.points() {
+                let ring = geo.ring(p);
+                assert_eq!(ring.len(), geo.fan());
+                let mut on: Vec<Point> = ring.iter().copied().filter(|&q| q != off).collect();
+                let mut nb = geo.neighbors(p).to_vec();
+                on.sort();
+                nb.sort();
+                assert_eq!(on, nb, "{}", geo.name(p));
+                // On the hexagonal grid each neighbour touches the next one round the ring; opposite entries are
+                // always two steps apart in the same line.
+                for i in 0..ring.len() {
+                    let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
+                    if shape.is_hex() && a != off && b != off {
+                        assert!(
+                            geo.neighbors(a).contains(&b),
+                            "{} {}",
+                            geo.name(a),
+                            geo.name(b)
+                        );
+                    }
+                    let o = ring[(i + ring.len() / 2) % ring.len()];
+                    if a != off && o != off {
+                        let (ax, ay) = geo.coords(a);
+                        let (ox, oy) = geo.coords(o);
+                        let (px, py) = geo.coords(p);
+                        assert_eq!((ax + ox, ay + oy), (2 * px, 2 * py));
+                    }
+                }
+            }
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -11,6 +11,7 @@ mod position;
 
 pub use error::{IllegalMove, SwapRefusal, TurnReason};
 pub use game::{Game, Record, SwapInHistory};
+pub(crate) use geometry::SLOTS;
 pub use geometry::{
     BadSize, Color, Geometry, Layout, LayoutItem, LayoutLine, MAX_DEGREE, MAX_HEX_SIDE, MAX_SIDE,
     MIN_HEX_SIDE, MIN_SIDE, OffBoard, Point, RowLabels, Shape, VertexError, column_index,

@@ -24,7 +24,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::rules::{Color, Geometry, Move, Point, Position};
 
-use super::policy::{exposed, sort_by_prior};
+use super::policy::Threats;
 
 /// The version of the feature set: a weights file names it, and one for another version is refused.
 pub const FEATURE_VERSION: &str = "oust-placement-1";
@@ -74,10 +74,6 @@ const EMPTY: usize = 0;
 const FRIEND: usize = 1;
 const ENEMY: usize = 2;
 const OFF: usize = 3;
-
-/// Neighbour directions in cyclic order around a point, on the geometry's grid: square, then hexhex.
-const SQUARE_RING: [(isize, isize); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
-const HEX_RING: [(isize, isize); 6] = [(1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1)];
 
 /// The patterns of one ring size: each raw code (base 4, one digit a direction) to its class under rotations and
 /// reflections, and each class's name (the smallest code's digits, as `.FE_` for empty, friend, enemy, off).
@@ -200,34 +196,28 @@ fn edge_distance(geo: &Geometry, p: Point) -> usize {
     d
 }
 
-/// The pattern feature of the neighbours of `p` for the side to move.
+/// The pattern feature of the neighbours of `p` for the side to move: one base-4 digit a neighbour, in the cyclic
+/// order of [`Geometry::ring`].
 fn pattern(pos: &Position, p: Point, me: Color) -> usize {
     let geo = pos.geometry();
-    let (x, y) = geo.coords(p);
-    let state = |&(dx, dy): &(isize, isize)| -> usize {
-        let q = match (x.checked_add_signed(dx), y.checked_add_signed(dy)) {
-            (Some(qx), Some(qy)) => geo.point_at(qx, qy),
-            _ => None,
+    let off = geo.len();
+    let mut code = 0;
+    for (i, &q) in geo.ring(p).iter().enumerate() {
+        let state = if q.index() == off {
+            OFF
+        } else {
+            match pos.color_at(q) {
+                None => EMPTY,
+                Some(c) if c == me => FRIEND,
+                Some(_) => ENEMY,
+            }
         };
-        match q.map(|q| pos.color_at(q)) {
-            None => OFF,
-            Some(None) => EMPTY,
-            Some(Some(c)) if c == me => FRIEND,
-            Some(Some(_)) => ENEMY,
-        }
-    };
-    let code = |ring: &[(isize, isize)]| -> usize {
-        ring.iter()
-            .enumerate()
-            .map(|(i, d)| state(d) << (2 * i))
-            .sum()
-    };
+        code |= state << (2 * i);
+    }
     if geo.shape().is_hex() {
-        PATTERN
-            + square_patterns().names.len()
-            + usize::from(hex_patterns().class_of[code(&HEX_RING)])
+        PATTERN + square_patterns().names.len() + usize::from(hex_patterns().class_of[code])
     } else {
-        PATTERN + usize::from(square_patterns().class_of[code(&SQUARE_RING)])
+        PATTERN + usize::from(square_patterns().class_of[code])
     }
 }
 
@@ -239,12 +229,28 @@ pub fn last_placement(pos: &Position) -> Option<(Color, Point)> {
     }
 }
 
-/// The features of placing on the empty point `p` for the side to move of `pos`, the previous placement being
-/// `last` (see [`last_placement`]), or `None` when that placement is illegal. Writes them to `out` and returns how
-/// many there are.
+/// What the features of the placements of one position share: the previous placement and who made it (what the
+/// `last` features measure from, see [`last_placement`]), and the opponent's threats (what `exposed` asks).
+pub struct Context {
+    last: Option<(Color, Point)>,
+    threats: Threats,
+}
+
+impl Context {
+    /// The context of the placements of `pos`, the previous placement being `last`.
+    pub fn new(pos: &Position, last: Option<(Color, Point)>) -> Context {
+        Context {
+            last,
+            threats: Threats::of(pos),
+        }
+    }
+}
+
+/// The features of placing on the empty point `p` for the side to move of `pos`, in the context `cx` of that
+/// position, or `None` when that placement is illegal. Writes them to `out` and returns how many there are.
 pub fn placement_features(
     pos: &Position,
-    last: Option<(Color, Point)>,
+    cx: &Context,
     p: Point,
     out: &mut [u16; MAX_ACTIVE],
 ) -> Option<usize> {
@@ -281,11 +287,11 @@ pub fn placement_features(
         } else {
             push(KIND);
         }
-        if exposed(pos, p) {
+        if cx.threats.exposed(pos, p) {
             push(EXPOSED);
         }
     }
-    if let Some((color, last)) = last {
+    if let Some((color, last)) = cx.last {
         let d = distance(geo, p, last);
         if (1..=3).contains(&d) {
             let own = if color == me { 0 } else { 3 };
@@ -298,6 +304,14 @@ pub fn placement_features(
     }
     push(pattern(pos, p, me));
     Some(n)
+}
+
+/// Where a placement stands in point order (the order [`Model::priors`] lists them in).
+fn point_order(mv: Move) -> u64 {
+    match mv {
+        Move::Place(p) => p.index() as u64,
+        _ => u64::from(u32::MAX),
+    }
 }
 
 /// Why a weights file was refused.
@@ -448,12 +462,12 @@ impl Model {
         out.clear();
         if pos.winner().is_none() {
             let mut f = [0u16; MAX_ACTIVE];
-            let last = last_placement(pos);
+            let cx = Context::new(pos, last_placement(pos));
             for p in pos.geometry().points() {
                 if pos.color_at(p).is_some() {
                     continue;
                 }
-                if let Some(n) = placement_features(pos, last, p, &mut f) {
+                if let Some(n) = placement_features(pos, &cx, p, &mut f) {
                     out.push((Move::Place(p), self.score(&f[..n])));
                 }
             }
@@ -473,7 +487,12 @@ impl Model {
         for m in out.iter_mut() {
             m.1 /= total;
         }
-        sort_by_prior(out);
+        // Best first, equal priors in point order: the order of a stable sort of the list (made in point order).
+        // Priors take many values here, too many for `sort_by_prior`'s levels; as they are neither negative nor NaN,
+        // their bits order them, and one integer key a move orders the list.
+        out.sort_unstable_by_key(|&(mv, prior)| {
+            (u64::from(!prior.to_bits()) << 32) | point_order(mv)
+        });
     }
 }
 

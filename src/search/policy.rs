@@ -6,7 +6,7 @@
 //! opponent can capture it at once by growing a neighbouring group.
 
 use crate::rng::Rng;
-use crate::rules::{MAX_DEGREE, Move, Outcome, Point, Position, Probe};
+use crate::rules::{MAX_DEGREE, Move, Outcome, Point, Position, Probe, SLOTS};
 
 /// How a legal placement looks to the cheap knowledge.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -151,6 +151,45 @@ pub fn priors(pos: &Position, weights: &PriorWeights, out: &mut Vec<(Move, f32)>
     }
     // Stable order: by prior, then by point, so that the tree is reproducible.
     sort_by_prior(out);
+}
+
+/// The empty points on which the opponent of the side to move could place next and capture a lone stone of the side
+/// to move next to them: what [`exposed`] asks of the points around a placement, found once for a whole list of
+/// placements. A placement of the side to move that touches no friendly stone changes none of it.
+pub struct Threats {
+    bits: [u64; SLOTS / 64],
+}
+
+impl Threats {
+    /// The threats of `pos`.
+    pub fn of(pos: &Position) -> Threats {
+        let enemy = pos.to_move().opponent();
+        let mut bits = [0u64; SLOTS / 64];
+        for q in pos.geometry().points() {
+            // An enemy placement joins (and so can capture) only next to an enemy stone; the new stone adds a
+            // friendly group of size 1 to those the enemy group must exceed.
+            if pos.color_at(q).is_none() && pos.touches(q).1 && pos.outgrows(enemy, q, 1) {
+                bits[q.index() / 64] |= 1 << (q.index() % 64);
+            }
+        }
+        Threats { bits }
+    }
+
+    fn at(&self, q: Point) -> bool {
+        self.bits[q.index() / 64] >> (q.index() % 64) & 1 != 0
+    }
+
+    /// [`exposed`]`(pos, p)`, for the position `pos` these threats are of.
+    pub fn exposed(&self, pos: &Position, p: Point) -> bool {
+        let enemy = pos.to_move().opponent();
+        let geo = pos.geometry();
+        let threat = |q: Point| q != p && self.at(q);
+        geo.neighbors(p).iter().any(|&n| match pos.color_at(n) {
+            None => threat(n),
+            Some(c) if c == enemy => geo.neighbors(n).iter().any(|&q| threat(q)),
+            Some(_) => false,
+        })
+    }
 }
 
 /// Distinct priors at most that [`sort_by_prior`] sorts by levels; more fall back to a comparison sort.
@@ -342,6 +381,32 @@ fn play_biased_n<const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn threats_say_what_exposed_says_for_every_point() {
+        use crate::rules::{Geometry, Shape};
+        use std::sync::Arc;
+        let mut rng = Rng::new(7);
+        let mut checked = [0usize; 2];
+        for shape in [Shape::square(7), Shape::Hex { side: 4 }] {
+            let geo = Arc::new(Geometry::new(shape).unwrap());
+            for _ in 0..30 {
+                let mut pos = Position::new(Arc::clone(&geo));
+                while pos.winner().is_none() {
+                    let threats = Threats::of(&pos);
+                    for p in geo.points().filter(|&p| pos.color_at(p).is_none()) {
+                        let e = exposed(&pos, p);
+                        assert_eq!(threats.exposed(&pos, p), e, "{}", geo.name(p));
+                        checked[usize::from(e)] += 1;
+                    }
+                    let moves = pos.legal_moves();
+                    pos.play(moves[rng.below(moves.len())]).unwrap();
+                }
+            }
+        }
+        // Both answers came up many times.
+        assert!(checked.iter().all(|&n| n > 1000), "{checked:?}");
+    }
 
     /// The order a stable comparison sort gives.
     fn stable(moves: &[(Move, f32)]) -> Vec<(Move, f32)> {
