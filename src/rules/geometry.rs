@@ -466,22 +466,21 @@ impl Geometry {
         // Missing neighbours point at the sentinel index `len`, which positions keep as an off-board slot.
         let mut adj = Table::new([Point(len as u16); MAX_DEGREE]);
         let mut degree = Table::new(0u8);
-        for (p, &(x, y)) in cells.iter().enumerate() {
+        // The point one step (dx, dy) from grid position (x, y), if the board has one there.
+        let step = |(x, y): (u8, u8), (dx, dy): (isize, isize)| -> Option<Point> {
+            let qx = (x as usize).checked_add_signed(dx)?;
+            let qy = (y as usize).checked_add_signed(dy)?;
+            if qx < width && qy < height {
+                grid[qy * width + qx]
+            } else {
+                None
+            }
+        };
+        for (p, &cell) in cells.iter().enumerate() {
             let mut n = 0;
-            for &(dx, dy) in directions {
-                let (Some(qx), Some(qy)) = (
-                    (x as usize).checked_add_signed(dx),
-                    (y as usize).checked_add_signed(dy),
-                ) else {
-                    continue;
-                };
-                if qx < width
-                    && qy < height
-                    && let Some(q) = grid[qy * width + qx]
-                {
-                    adj[p][n] = q;
-                    n += 1;
-                }
+            for q in directions.iter().filter_map(|&d| step(cell, d)) {
+                adj[p][n] = q;
+                n += 1;
             }
             degree[p] = n as u8;
         }
@@ -493,16 +492,10 @@ impl Geometry {
         };
         let ring = cells
             .iter()
-            .map(|&(x, y)| {
+            .map(|&cell| {
                 let mut r = [Point(len as u16); MAX_DEGREE];
-                for (slot, &(dx, dy)) in r.iter_mut().zip(cyclic) {
-                    if let (Some(qx), Some(qy)) = (
-                        (x as usize).checked_add_signed(dx),
-                        (y as usize).checked_add_signed(dy),
-                    ) && qx < width
-                        && qy < height
-                        && let Some(q) = grid[qy * width + qx]
-                    {
+                for (slot, &d) in r.iter_mut().zip(cyclic) {
+                    if let Some(q) = step(cell, d) {
                         *slot = q;
                     }
                 }
@@ -966,6 +959,8 @@ pub fn column_index(letter: char) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn rings_list_the_neighbours_in_turn_around_each_point() {
         for shape in [
@@ -1009,8 +1004,6 @@ mod tests {
             }
         }
     }
-
-    use super::*;
 
     #[test]
     fn shared_geometries_are_built_once_per_shape() {

@@ -82,34 +82,28 @@ pub fn kind_of(pos: &Position, p: Point, probe: Probe) -> Kind {
 /// touches the new stone and is larger than every friendly group it touches. (Enemy groups are followed one step
 /// from `p`, which is exact for lone enemy stones and a close guess for larger groups.)
 pub fn exposed(pos: &Position, p: Point) -> bool {
-    let me = pos.to_move();
-    let enemy = me.opponent();
+    exposed_by(pos, p, |q| threatens(pos, q))
+}
+
+/// Whether an opponent's placement on `q` would join enemy stones into a group larger than a lone stone of the side
+/// to move and every friendly group it touches: a threat to a lone stone next to `q`.
+fn threatens(pos: &Position, q: Point) -> bool {
+    // An enemy placement on `q` joins (and so can capture) only next to an enemy stone; the new stone adds a
+    // friendly group of size 1 to those the enemy group must exceed.
+    pos.color_at(q).is_none() && pos.touches(q).1 && pos.outgrows(pos.to_move().opponent(), q, 1)
+}
+
+/// [`exposed`], with `threat` saying whether a point is a threat (see [`threatens`]); `p` itself never is.
+fn exposed_by(pos: &Position, p: Point, threat: impl Fn(Point) -> bool) -> bool {
+    let enemy = pos.to_move().opponent();
     let geo = pos.geometry();
-    let threatens = |q: Point| {
-        // An enemy placement on `q` joins (and so can capture) only next to an enemy stone.
-        if q == p || pos.color_at(q).is_some() || !pos.touches(q).1 {
-            return false;
-        }
-        // The new stone adds a friendly group of size 1 to those the enemy group must exceed.
-        pos.outgrows(enemy, q, 1)
-    };
-    for &n in geo.neighbors(p) {
-        match pos.color_at(n) {
-            None => {
-                // An enemy placement on n touches the new stone directly; it captures if it joins enemy stones.
-                if threatens(n) {
-                    return true;
-                }
-            }
-            Some(c) if c == enemy => {
-                if geo.neighbors(n).iter().any(|&q| threatens(q)) {
-                    return true;
-                }
-            }
-            Some(_) => {}
-        }
-    }
-    false
+    let threat = |q: Point| q != p && threat(q);
+    // An enemy placement next to the new stone touches it directly; one next to an enemy neighbour grows it.
+    geo.neighbors(p).iter().any(|&n| match pos.color_at(n) {
+        None => threat(n),
+        Some(c) if c == enemy => geo.neighbors(n).iter().any(|&q| threat(q)),
+        Some(_) => false,
+    })
 }
 
 /// The legal moves of `pos` with their prior probabilities, best first. Empty when the game is over.
@@ -163,14 +157,9 @@ pub struct Threats {
 impl Threats {
     /// The threats of `pos`.
     pub fn of(pos: &Position) -> Threats {
-        let enemy = pos.to_move().opponent();
         let mut bits = [0u64; SLOTS / 64];
-        for q in pos.geometry().points() {
-            // An enemy placement joins (and so can capture) only next to an enemy stone; the new stone adds a
-            // friendly group of size 1 to those the enemy group must exceed.
-            if pos.color_at(q).is_none() && pos.touches(q).1 && pos.outgrows(enemy, q, 1) {
-                bits[q.index() / 64] |= 1 << (q.index() % 64);
-            }
+        for q in pos.geometry().points().filter(|&q| threatens(pos, q)) {
+            bits[q.index() / 64] |= 1 << (q.index() % 64);
         }
         Threats { bits }
     }
@@ -181,14 +170,7 @@ impl Threats {
 
     /// [`exposed`]`(pos, p)`, for the position `pos` these threats are of.
     pub fn exposed(&self, pos: &Position, p: Point) -> bool {
-        let enemy = pos.to_move().opponent();
-        let geo = pos.geometry();
-        let threat = |q: Point| q != p && self.at(q);
-        geo.neighbors(p).iter().any(|&n| match pos.color_at(n) {
-            None => threat(n),
-            Some(c) if c == enemy => geo.neighbors(n).iter().any(|&q| threat(q)),
-            Some(_) => false,
-        })
+        exposed_by(pos, p, |q| self.at(q))
     }
 }
 
