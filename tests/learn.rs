@@ -126,7 +126,7 @@ fn a_weights_file_that_is_missing_corrupt_or_for_other_features_is_refused_at_st
     assert_eq!(
         stdout,
         format!(
-            "? syntax error: weights: {path}: line 2: weights for feature set 'nothing', but this engine has 'oust-placement-1'\n\n\
+            "? weights: {path}: line 2: weights for feature set 'nothing', but this engine has 'oust-placement-1'\n\n\
              = built-in\n\n=\n\n= {good_path}\n\n= auto\n\n"
         )
     );

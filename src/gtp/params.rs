@@ -28,7 +28,8 @@ pub enum SetError {
     Unknown(String),
     /// The value is not one the parameter takes.
     Value(String),
-    /// A good value the current game does not allow now (`pie off` in a game with a swap).
+    /// A well-formed value that cannot be taken now: the current game does not allow it (`pie off` in a game with
+    /// a swap), or the file it names cannot be read or is not a weights file.
     State(String),
 }
 
@@ -199,8 +200,9 @@ pub static PARAMS: &[ParamSpec] = &[
             e.settings.learned = if v == BUILT_IN_WEIGHTS {
                 Model::built_in()
             } else {
-                let text = std::fs::read_to_string(v).map_err(|err| format!("{v}: {err}"))?;
-                Arc::new(Model::parse(&text).map_err(|err| format!("{v}: {err}"))?)
+                let unusable = |err: String| SetError::State(format!("{v}: {err}"));
+                let text = std::fs::read_to_string(v).map_err(|err| unusable(err.to_string()))?;
+                Arc::new(Model::parse(&text).map_err(|err| unusable(err.to_string()))?)
             };
             e.settings.weights = v.to_string()
         }
