@@ -52,7 +52,7 @@ fn command_line_errors_are_printed_once_in_clap_style() {
         ),
         (
             &["--set", "cpuct=-3"],
-            "--set cpuct=-3: expected a number from 0 to 100, got '-3'",
+            "--set cpuct=-3: expected auto or a number from 0 to 100, got '-3'",
         ),
         (
             &["--size", "30"],

@@ -141,10 +141,10 @@ const HANDMADE_HEX5: &str = "= B1\n\n= E3\n\n= B3\n\n= H4\n\n= C6\n\n= E6\n\n=\n
 const SIX_MOVES: &[u8] =
     b"genmove b\ngenmove w\ngenmove b\ngenmove w\ngenmove b\ngenmove w\nquit\n";
 
-/// The engine's answers to `input` on `size` with `priors`, at 300 playouts, seed 5, one thread.
-fn answers(size: &str, priors: &str, input: &[u8]) -> String {
-    let priors = format!("priors={priors}");
-    let args = [
+/// The engine's answers to `input` on `size` with the parameters `settings` (`NAME=VALUE`), at 300 playouts,
+/// seed 5, one thread.
+fn answers(size: &str, settings: &[&str], input: &[u8]) -> String {
+    let mut args = vec![
         "--size",
         size,
         "--threads",
@@ -153,9 +153,10 @@ fn answers(size: &str, priors: &str, input: &[u8]) -> String {
         "300",
         "--seed",
         "5",
-        "--set",
-        &priors,
     ];
+    for setting in settings {
+        args.extend(["--set", setting]);
+    }
     String::from_utf8(run_binary(&args, input).stdout).unwrap()
 }
 
@@ -163,35 +164,57 @@ fn answers(size: &str, priors: &str, input: &[u8]) -> String {
 fn handmade_priors_play_the_moves_of_the_engine_before_the_learned_ones() {
     let input = b"genmove b\ngenmove w\ngenmove b\ngenmove w\nplay b E5\ngenmove w\ngenmove b\ngenmove w\n\
                   boardsize 5\nclear_board\ngenmove b\ngenmove w\ngenmove b\ngenmove w\ngenmove b\nquit\n";
-    assert_eq!(answers("9", "handmade", input), HANDMADE_9X9);
-    assert_eq!(answers("hex5", "handmade", SIX_MOVES), HANDMADE_HEX5);
+    assert_eq!(answers("9", &["priors=handmade"], input), HANDMADE_9X9);
+    assert_eq!(
+        answers("hex5", &["priors=handmade"], SIX_MOVES),
+        HANDMADE_HEX5
+    );
 }
 
 #[test]
-fn the_priors_parameter_is_listed_and_auto_takes_the_learned_priors_on_square_boards_only() {
+fn the_priors_and_cpuct_parameters_are_listed_and_auto_takes_the_learned_priors_at_their_own_cpuct()
+{
     let out = run_binary(
         &["--threads", "1", "--playouts", "50", "--seed", "3"],
         b"oust-get-param priors\noust-set-param priors handmade\noust-get-param priors\n\
-          oust-set-param priors clever\noust-list-params\n",
+          oust-set-param priors clever\noust-get-param cpuct\noust-set-param cpuct 0.25\noust-get-param cpuct\n\
+          oust-set-param cpuct 101\noust-get-param cpuct\noust-list-params\noust-set-param cpuct auto\n\
+          oust-get-param cpuct\n",
     );
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(
         stdout.starts_with(
             "= auto\n\n=\n\n= handmade\n\n? syntax error: priors: expected auto, learned or handmade, got 'clever'\n\n\
+             = auto\n\n=\n\n= 0.25\n\n\
+             ? syntax error: cpuct: expected auto or a number from 0 to 100, got '101'\n\n= 0.25\n\n\
              = player mcts\n"
         ),
         "{stdout}"
     );
+    assert!(stdout.contains("\ncpuct 0.25\n"), "{stdout}");
     assert!(
         stdout.contains("\npriors handmade\nweights built-in\n"),
         "{stdout}"
     );
-    // auto is learned on 9x9 and handmade on hex5: the same moves, and not those of the other priors.
-    let moves = |size: &str, priors: &str| answers(size, priors, SIX_MOVES);
-    assert_eq!(moves("9", "auto"), moves("9", "learned"));
-    assert_ne!(moves("9", "auto"), moves("9", "handmade"));
-    assert_eq!(moves("hex5", "auto"), HANDMADE_HEX5);
-    assert_ne!(moves("hex5", "learned"), HANDMADE_HEX5);
+    assert!(stdout.ends_with("\n\n=\n\n= auto\n\n"), "{stdout}");
+    // auto is learned on every board, at the learned priors' cpuct of 0.5: the same moves, and not those of the
+    // other priors or of the learned priors at cpuct 1. The handmade priors keep cpuct 1 (the test above).
+    let moves = |size: &str, settings: &[&str]| answers(size, settings, SIX_MOVES);
+    for size in ["9", "hex5"] {
+        let auto = moves(size, &[]);
+        assert_eq!(auto, moves(size, &["priors=learned"]), "{size}");
+        assert_eq!(
+            auto,
+            moves(size, &["priors=learned", "cpuct=0.5"]),
+            "{size}"
+        );
+        assert_ne!(auto, moves(size, &["priors=learned", "cpuct=1"]), "{size}");
+        assert_ne!(auto, moves(size, &["priors=handmade"]), "{size}");
+    }
+    assert_eq!(
+        moves("hex5", &["priors=handmade", "cpuct=1"]),
+        HANDMADE_HEX5
+    );
 }
 
 /// `oust selfplay` of the test's run, at `playouts` a move from `opening` random placements.

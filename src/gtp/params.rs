@@ -161,9 +161,21 @@ pub static PARAMS: &[ParamSpec] = &[
     ),
     param!(
         "cpuct",
-        "exploration constant, 0 to 100",
-        |e| e.settings.config.c_puct,
-        |e, v| { e.settings.config.c_puct = number(v, 0.0, 100.0)? }
+        "exploration constant, 0 to 100, or auto (1 with the handmade priors, 0.5 with the learned ones)",
+        |e| e
+            .settings
+            .cpuct
+            .map_or("auto".to_string(), |c| c.to_string()),
+        |e, v| {
+            e.settings.cpuct =
+                if v == "auto" {
+                    None
+                } else {
+                    Some(number(v, 0.0, 100.0).map_err(|_| {
+                        format!("expected auto or a number from 0 to 100, got '{v}'")
+                    })?)
+                }
+        }
     ),
     param!(
         "fpu_reduction",
@@ -185,7 +197,7 @@ pub static PARAMS: &[ParamSpec] = &[
     ),
     param!(
         "priors",
-        "the tree's priors: auto (learned on square boards, handmade on hexhex ones), learned (fitted to self-play, the weights below) or handmade (the prior_ weights)",
+        "the tree's priors: auto (the engine's choice: learned on every board today), learned (fitted to self-play, the weights below) or handmade (the prior_ weights)",
         |e| e.settings.priors.name(),
         |e, v| {
             e.settings.priors = PriorChoice::parse(v)

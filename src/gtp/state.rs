@@ -104,6 +104,9 @@ pub struct Settings {
     /// (none in the engine; no command sets it). The fuzz harness sets a small one, so that a solve there is short
     /// and takes the same work on any machine.
     pub solver_nodes: Option<u64>,
+    /// The exploration constant, or `None` for the one that suits the priors in use ([`Priors::c_puct`]); it
+    /// replaces `config.c_puct` when a search is set up.
+    pub cpuct: Option<f32>,
     /// Which priors the tree uses: learned, handmade, or by the board (`auto`).
     pub priors: PriorChoice,
     /// The learned priors' model, used when `priors` is `learned`: the built-in one or a `weights` file's.
@@ -127,6 +130,7 @@ impl Default for Settings {
             notation: Notation::Gtp,
             pie: false,
             solver_nodes: None,
+            cpuct: None,
             priors: PriorChoice::Auto,
             learned: Model::built_in(),
             weights: BUILT_IN_WEIGHTS.to_string(),
@@ -137,8 +141,8 @@ impl Default for Settings {
 /// The `priors` parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PriorChoice {
-    /// The learned priors on square and rectangular boards, where they measured stronger than the handmade ones;
-    /// the handmade priors on hexhex boards, where they did not (docs/results.md).
+    /// The engine's choice, which may differ by board: today the learned priors on every board, where with their
+    /// own exploration constant they measured stronger than the handmade ones on 9x9 and hex-7 (docs/results.md).
     Auto,
     /// The learned priors on every board.
     Learned,
@@ -339,8 +343,7 @@ impl Engine {
     pub(crate) fn search_setup(&self) -> Setup {
         let s = &self.settings;
         let learned = match s.priors {
-            PriorChoice::Auto => !self.game.position().geometry().shape().is_hex(),
-            PriorChoice::Learned => true,
+            PriorChoice::Auto | PriorChoice::Learned => true,
             PriorChoice::Handmade => false,
         };
         let priors = if learned {
@@ -348,9 +351,17 @@ impl Engine {
         } else {
             Priors::Handmade
         };
+        let c_puct = s.cpuct.unwrap_or_else(|| {
+            if s.player == PlayerKind::Mcts {
+                priors.c_puct()
+            } else {
+                Config::default().c_puct
+            }
+        });
         Setup {
             player: self.settings.player,
             config: Config {
+                c_puct,
                 priors,
                 ..self.settings.config.clone()
             },

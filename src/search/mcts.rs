@@ -39,7 +39,20 @@ impl Priors {
             Priors::Learned(_) => "learned",
         }
     }
+
+    /// The exploration constant that measured best with these priors on hex-7 (docs/results.md): 1 with the
+    /// handmade priors, [`LEARNED_C_PUCT`] with the learned ones, which are sharper and right more often, so the
+    /// search does better to follow them more closely.
+    pub fn c_puct(&self) -> f32 {
+        match self {
+            Priors::Handmade => Config::default().c_puct,
+            Priors::Learned(_) => LEARNED_C_PUCT,
+        }
+    }
 }
+
+/// The exploration constant of the learned priors (see [`Priors::c_puct`]).
+pub const LEARNED_C_PUCT: f32 = 0.5;
 
 /// Settings of one search; fixed while it runs.
 #[derive(Clone, Debug)]
