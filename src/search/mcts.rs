@@ -40,9 +40,10 @@ impl Priors {
         }
     }
 
-    /// The exploration constant that measured best with these priors on hex-7 (docs/results.md): 1 with the
-    /// handmade priors, [`LEARNED_C_PUCT`] with the learned ones, which are sharper and right more often, so the
-    /// search does better to follow them more closely.
+    /// The exploration constant of a search with these priors: 1 with the handmade priors (the engine before the
+    /// learned priors, kept as the baseline, though 0.7 measured stronger with them on hex-7), and with the learned
+    /// ones [`LEARNED_C_PUCT`], the best of the values tried with them on hex-7 (docs/results.md): they are sharper
+    /// and right more often, so the search does better to follow them more closely.
     pub fn c_puct(&self) -> f32 {
         match self {
             Priors::Handmade => Config::default().c_puct,
