@@ -161,7 +161,7 @@ pub static PARAMS: &[ParamSpec] = &[
     ),
     param!(
         "cpuct",
-        "exploration constant, 0 to 100, or auto (1 with the handmade priors, 0.5 with the learned ones)",
+        "exploration constant, 0 to 100, or auto (1 with the handmade priors, 0.3 with the learned ones)",
         |e| e
             .settings
             .cpuct
@@ -274,4 +274,20 @@ pub fn try_set_param(engine: &mut Engine, name: &str, value: &str) -> Result<(),
     let spec =
         find_param(name).ok_or_else(|| SetError::Unknown(format!("unknown parameter '{name}'")))?;
     (spec.set)(engine, value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::mcts::LEARNED_C_PUCT;
+
+    #[test]
+    fn the_cpuct_help_gives_the_learned_priors_constant() {
+        // The table takes literal help only: this is what keeps it in step with the constant.
+        let help = find_param("cpuct").unwrap().help;
+        assert!(
+            help.contains(&format!("{LEARNED_C_PUCT} with the learned ones")),
+            "{help}"
+        );
+    }
 }
