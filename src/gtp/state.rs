@@ -342,14 +342,9 @@ impl Engine {
     /// The search settings as the searcher takes them.
     pub(crate) fn search_setup(&self) -> Setup {
         let s = &self.settings;
-        let learned = match s.priors {
-            PriorChoice::Auto | PriorChoice::Learned => true,
-            PriorChoice::Handmade => false,
-        };
-        let priors = if learned {
-            Priors::Learned(s.learned.clone())
-        } else {
-            Priors::Handmade
+        let priors = match s.priors {
+            PriorChoice::Auto | PriorChoice::Learned => Priors::Learned(s.learned.clone()),
+            PriorChoice::Handmade => Priors::Handmade,
         };
         let c_puct = s.cpuct.unwrap_or_else(|| {
             if s.player == PlayerKind::Mcts {
