@@ -172,14 +172,16 @@ fn handmade_priors_play_the_moves_of_the_engine_before_the_learned_ones() {
 }
 
 #[test]
-fn the_priors_and_cpuct_parameters_are_listed_and_auto_takes_the_learned_priors_at_their_own_cpuct()
-{
+fn the_priors_cpuct_and_fpu_parameters_are_listed_and_auto_takes_the_learned_priors_at_their_own_constants()
+ {
     let out = run_binary(
         &["--threads", "1", "--playouts", "50", "--seed", "3"],
         b"oust-get-param priors\noust-set-param priors handmade\noust-get-param priors\n\
           oust-set-param priors clever\noust-get-param cpuct\noust-set-param cpuct 0.25\noust-get-param cpuct\n\
           oust-set-param cpuct 101\noust-get-param cpuct\noust-list-params\noust-set-param cpuct auto\n\
-          oust-get-param cpuct\n",
+          oust-get-param cpuct\noust-get-param fpu_reduction\noust-set-param fpu_reduction 1.5\n\
+          oust-set-param fpu_reduction 0.3\noust-get-param fpu_reduction\noust-set-param fpu_reduction auto\n\
+          oust-get-param fpu_reduction\n",
     );
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(
@@ -196,24 +198,58 @@ fn the_priors_and_cpuct_parameters_are_listed_and_auto_takes_the_learned_priors_
         stdout.contains("\npriors handmade\nweights built-in\n"),
         "{stdout}"
     );
-    assert!(stdout.ends_with("\n\n=\n\n= auto\n\n"), "{stdout}");
-    // auto is learned on every board, at the learned priors' cpuct of 0.3: the same moves, and not those of the
-    // other priors or of the learned priors at cpuct 1 or 0.5 (the constant before). The handmade priors keep cpuct
-    // 1 (the test above).
+    assert!(stdout.contains("\nfpu_reduction auto\n"), "{stdout}");
+    assert!(
+        stdout.ends_with(
+            "\n\n=\n\n= auto\n\n= auto\n\n\
+             ? syntax error: fpu_reduction: expected auto or a number from 0 to 1, got '1.5'\n\n\
+             =\n\n= 0.3\n\n=\n\n= auto\n\n"
+        ),
+        "{stdout}"
+    );
+    // auto is learned on every board, at the learned priors' cpuct of 0.3 and fpu_reduction of 0.4: the same moves,
+    // and not those of the other priors, of the learned priors at cpuct 1 or 0.5 (the constant before), or at
+    // fpu_reduction 0.2 (the one before). The handmade priors keep cpuct 1 and fpu_reduction 0.2 (the test above).
     let moves = |settings: &[&str]| ["9", "hex5"].map(|size| answers(size, settings, SIX_MOVES));
     let auto = moves(&[]);
     assert_eq!(auto, moves(&["priors=learned"]));
-    assert_eq!(auto, moves(&["priors=learned", "cpuct=0.3"]));
-    // Each of these differs on both boards, but at 0.5 on hex5 only (9x9 at 300 playouts plays the same six moves).
+    assert_eq!(
+        auto,
+        moves(&["priors=learned", "cpuct=0.3", "fpu_reduction=0.4"])
+    );
+    // Each of these differs on both boards; cpuct 1 on hex5 only (at fpu_reduction 0.4 and 300 playouts, 9x9 plays
+    // the same six moves at cpuct 1, 0.5 and 0.3).
     for other in [
-        moves(&["priors=learned", "cpuct=1"]),
         moves(&["priors=handmade"]),
+        moves(&["priors=learned", "fpu_reduction=0.2"]),
     ] {
         assert!(auto[0] != other[0] && auto[1] != other[1], "{other:?}");
     }
-    assert_ne!(auto, moves(&["priors=learned", "cpuct=0.5"]));
+    assert_ne!(auto, moves(&["priors=learned", "cpuct=1"]));
+    // cpuct 0.5 plays the same six moves as 0.3 on both boards at seed 5, but not on hex5 at seed 1.
+    let hex5_seed_1 = |cpuct: &[&str]| {
+        let mut args = vec![
+            "--size",
+            "hex5",
+            "--threads",
+            "1",
+            "--playouts",
+            "300",
+            "--seed",
+            "1",
+        ];
+        args.extend(cpuct);
+        String::from_utf8(run_binary(&args, SIX_MOVES).stdout).unwrap()
+    };
+    let auto = hex5_seed_1(&[]);
+    assert_eq!(auto, hex5_seed_1(&["--set", "cpuct=0.3"]));
+    assert_ne!(auto, hex5_seed_1(&["--set", "cpuct=0.5"]));
     assert_eq!(
-        answers("hex5", &["priors=handmade", "cpuct=1"], SIX_MOVES),
+        answers(
+            "hex5",
+            &["priors=handmade", "cpuct=1", "fpu_reduction=0.2"],
+            SIX_MOVES
+        ),
         HANDMADE_HEX5
     );
 }

@@ -58,6 +58,21 @@ fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
     }
 }
 
+/// `auto` (`None`: the value that suits the priors in use) or a number from `lo` to `hi`.
+fn auto_or_number(text: &str, lo: f32, hi: f32) -> Result<Option<f32>, String> {
+    if text == "auto" {
+        return Ok(None);
+    }
+    number(text, lo, hi)
+        .map(Some)
+        .map_err(|_| format!("expected auto or a number from {lo} to {hi}, got '{text}'"))
+}
+
+/// The text of a value that may be `auto` ([`auto_or_number`]).
+fn show_auto(value: Option<f32>) -> String {
+    value.map_or("auto".to_string(), |v| v.to_string())
+}
+
 macro_rules! param {
     ($name:literal, $help:literal, |$e:ident| $get:expr, |$s:ident, $v:ident| $set:expr) => {
         ParamSpec {
@@ -162,26 +177,14 @@ pub static PARAMS: &[ParamSpec] = &[
     param!(
         "cpuct",
         "exploration constant, 0 to 100, or auto (1 with the handmade priors, 0.3 with the learned ones)",
-        |e| e
-            .settings
-            .cpuct
-            .map_or("auto".to_string(), |c| c.to_string()),
-        |e, v| {
-            e.settings.cpuct =
-                if v == "auto" {
-                    None
-                } else {
-                    Some(number(v, 0.0, 100.0).map_err(|_| {
-                        format!("expected auto or a number from 0 to 100, got '{v}'")
-                    })?)
-                }
-        }
+        |e| show_auto(e.settings.cpuct),
+        |e, v| { e.settings.cpuct = auto_or_number(v, 0.0, 100.0)? }
     ),
     param!(
         "fpu_reduction",
-        "value of unvisited moves below the parent's, 0 to 1",
-        |e| e.settings.config.fpu_reduction,
-        |e, v| { e.settings.config.fpu_reduction = number(v, 0.0, 1.0)? }
+        "value of unvisited moves below the parent's, 0 to 1, or auto (0.2 with the handmade priors, 0.4 with the learned ones)",
+        |e| show_auto(e.settings.fpu_reduction),
+        |e, v| { e.settings.fpu_reduction = auto_or_number(v, 0.0, 1.0)? }
     ),
     param!(
         "expand_visits",
@@ -279,15 +282,20 @@ pub fn try_set_param(engine: &mut Engine, name: &str, value: &str) -> Result<(),
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::mcts::LEARNED_C_PUCT;
+    use crate::search::mcts::{LEARNED_C_PUCT, LEARNED_FPU_REDUCTION};
 
     #[test]
-    fn the_cpuct_help_gives_the_learned_priors_constant() {
-        // The table takes literal help only: this is what keeps it in step with the constant.
-        let help = find_param("cpuct").unwrap().help;
-        assert!(
-            help.contains(&format!("{LEARNED_C_PUCT} with the learned ones")),
-            "{help}"
-        );
+    fn the_cpuct_and_fpu_reduction_helps_give_the_learned_priors_constants() {
+        // The table takes literal help only: this is what keeps it in step with the constants.
+        for (name, constant) in [
+            ("cpuct", LEARNED_C_PUCT),
+            ("fpu_reduction", LEARNED_FPU_REDUCTION),
+        ] {
+            let help = find_param(name).unwrap().help;
+            assert!(
+                help.contains(&format!("{constant} with the learned ones")),
+                "{name}: {help}"
+            );
+        }
     }
 }

@@ -107,6 +107,9 @@ pub struct Settings {
     /// The exploration constant, or `None` for the one that suits the priors in use ([`Priors::c_puct`]); it
     /// replaces `config.c_puct` when a search is set up.
     pub cpuct: Option<f32>,
+    /// The first-play urgency reduction, or `None` for the one that suits the priors in use
+    /// ([`Priors::fpu_reduction`]); it replaces `config.fpu_reduction` when a search is set up.
+    pub fpu_reduction: Option<f32>,
     /// Which priors the tree uses: learned, handmade, or by the board (`auto`).
     pub priors: PriorChoice,
     /// The learned priors' model, used when `priors` is `learned`: the built-in one or a `weights` file's.
@@ -131,6 +134,7 @@ impl Default for Settings {
             pie: false,
             solver_nodes: None,
             cpuct: None,
+            fpu_reduction: None,
             priors: PriorChoice::Auto,
             learned: Model::built_in(),
             weights: BUILT_IN_WEIGHTS.to_string(),
@@ -353,10 +357,12 @@ impl Engine {
                 Config::default().c_puct
             }
         });
+        let fpu_reduction = s.fpu_reduction.unwrap_or_else(|| priors.fpu_reduction());
         Setup {
             player: self.settings.player,
             config: Config {
                 c_puct,
+                fpu_reduction,
                 priors,
                 ..self.settings.config.clone()
             },
