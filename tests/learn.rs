@@ -144,6 +144,11 @@ const SIX_MOVES: &[u8] =
 /// The engine's answers to `input` on `size` with the parameters `settings` (`NAME=VALUE`), at 300 playouts,
 /// seed 5, one thread.
 fn answers(size: &str, settings: &[&str], input: &[u8]) -> String {
+    answers_at_seed(size, "5", settings, input)
+}
+
+/// [`answers`] under another seed.
+fn answers_at_seed(size: &str, seed: &str, settings: &[&str], input: &[u8]) -> String {
     let mut args = vec![
         "--size",
         size,
@@ -152,7 +157,7 @@ fn answers(size: &str, settings: &[&str], input: &[u8]) -> String {
         "--playouts",
         "300",
         "--seed",
-        "5",
+        seed,
     ];
     for setting in settings {
         args.extend(["--set", setting]);
@@ -227,23 +232,10 @@ fn the_priors_cpuct_and_fpu_parameters_are_listed_and_auto_takes_the_learned_pri
     }
     assert_ne!(auto, moves(&["priors=learned", "cpuct=1"]));
     // cpuct 0.5 plays the same six moves as 0.3 on both boards at seed 5, but not on hex5 at seed 1.
-    let hex5_seed_1 = |cpuct: &[&str]| {
-        let mut args = vec![
-            "--size",
-            "hex5",
-            "--threads",
-            "1",
-            "--playouts",
-            "300",
-            "--seed",
-            "1",
-        ];
-        args.extend(cpuct);
-        String::from_utf8(run_binary(&args, SIX_MOVES).stdout).unwrap()
-    };
+    let hex5_seed_1 = |settings: &[&str]| answers_at_seed("hex5", "1", settings, SIX_MOVES);
     let auto = hex5_seed_1(&[]);
-    assert_eq!(auto, hex5_seed_1(&["--set", "cpuct=0.3"]));
-    assert_ne!(auto, hex5_seed_1(&["--set", "cpuct=0.5"]));
+    assert_eq!(auto, hex5_seed_1(&["cpuct=0.3"]));
+    assert_ne!(auto, hex5_seed_1(&["cpuct=0.5"]));
     assert_eq!(
         answers(
             "hex5",
