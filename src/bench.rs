@@ -1,5 +1,6 @@
 //! `oust bench`: seeded workloads that measure speed: uniformly random playouts and perft (the rules core, one
-//! thread), and MCTS search with one and with two threads.
+//! thread), MCTS search with one and with two threads, and the network's evaluations (one thread: the shipped
+//! networks and two other sizes).
 //!
 //! Every figure comes twice: per second of wall time, and per second of CPU time (the measuring thread's own for
 //! the one-thread workloads, the whole process's for the searches). On a shared machine the CPU-time figure is the
@@ -225,7 +226,8 @@ pub fn search_workload(
 pub const SEARCH_THREADS: [usize; 2] = [1, 2];
 
 /// The number of workloads [`run`] runs.
-pub const WORKLOADS: usize = BOARDS.len() + 1 + SEARCH_BOARDS.len() * SEARCH_THREADS.len();
+pub const WORKLOADS: usize =
+    BOARDS.len() + 1 + SEARCH_BOARDS.len() * SEARCH_THREADS.len() + 2 * (NET_SIZES.len() + 1);
 
 /// A JSON object of `key: value` pairs.
 fn object(items: impl IntoIterator<Item = (String, String)>) -> String {
@@ -277,6 +279,27 @@ pub fn run(seconds: f64, seed: u64, progress: &mut dyn FnMut(&str)) -> String {
         mcts_wall.push((board.to_string(), object(wall)));
         mcts_cpu.push((board.to_string(), object(cpu)));
     }
+    let mut net_cpu = Vec::new();
+    for board in [Shape::Hex { side: 7 }, Shape::square(9)] {
+        let family = crate::net::Family::of(board);
+        let mut per = Vec::new();
+        let shipped = crate::net::built_in(family);
+        let nets = std::iter::once((shipped.size(), Some(shipped))).chain(NET_SIZES.map(|s| (s, None)));
+        for (size, net) in nets {
+            let what = if net.is_some() { "shipped network" } else { "network" };
+            starting(format!("{what} {size} on {board}"), 1.0);
+            let net = net.unwrap_or_else(|| {
+                Arc::new(crate::net::Net::random(family, size, seed).expect("bench sizes are valid"))
+            });
+            let (n, times) = net_workload(&net, board, budget, seed);
+            let label = if what == "network" { "" } else { "shipped " };
+            per.push((
+                format!("{label}{}x{}", size.blocks, size.channels),
+                format!("{:.0}", times.rates(n as f64).1),
+            ));
+        }
+        net_cpu.push((board.to_string(), object(per)));
+    }
     let map = |f: &dyn Fn(&PlayoutStats) -> String| {
         object(stats.iter().map(|s| (s.board.to_string(), f(s))))
     };
@@ -317,6 +340,7 @@ pub fn run(seconds: f64, seed: u64, progress: &mut dyn FnMut(&str)) -> String {
         ("perft_5x5_depth5_nodes", perft_nodes.to_string()),
         ("mcts_playouts_per_s", object(mcts_wall)),
         ("mcts_playouts_per_cpu_s", object(mcts_cpu)),
+        ("net_evals_per_cpu_s", object(net_cpu)),
         ("seconds", format!("{:.2}", start.elapsed().as_secs_f64())),
     ];
     object(fields.into_iter().map(|(k, v)| (k.to_string(), v)))
@@ -381,4 +405,60 @@ pub fn fixed(work: Work, board: Shape, threads: usize, seed: u64) -> Result<Stri
         times.wall, times.cpu
     );
     Ok(out)
+}
+
+/// Network sizes that [`run`] measures beside the shipped networks: a smaller and a larger one.
+pub const NET_SIZES: [crate::net::Size; 2] = [
+    crate::net::Size {
+        channels: 16,
+        blocks: 2,
+        value_hidden: 32,
+    },
+    crate::net::Size {
+        channels: 48,
+        blocks: 6,
+        value_hidden: 32,
+    },
+];
+
+/// Evaluations of `net` on positions of random games on `board` (seeded with `seed`) for `budget`, one thread:
+/// the evaluations done and their times (the thread's CPU time).
+pub fn net_workload(
+    net: &crate::net::Net,
+    board: Shape,
+    budget: Duration,
+    seed: u64,
+) -> (u64, Times) {
+    let geo = Arc::new(Geometry::new(board).expect("bench boards are valid"));
+    let mut rng = Rng::new(seed);
+    // Positions along random games, several moves apart.
+    let mut positions = Vec::new();
+    let mut buf = Vec::new();
+    while positions.len() < 64 {
+        let mut pos = Position::new(geo.clone());
+        let mut last = None;
+        for _ in 0..rng.below(geo.len()) {
+            buf.clear();
+            pos.legal_placements(&mut buf);
+            if buf.is_empty() || pos.winner().is_some() {
+                break;
+            }
+            let p = buf[rng.below(buf.len())];
+            pos.place_unchecked(p);
+            last = Some(p);
+        }
+        if pos.winner().is_none() && !pos.legal_moves().is_empty() {
+            positions.push((pos, last));
+        }
+    }
+    let mut scratch = crate::net::Scratch::default();
+    let meter = Meter::start(CpuClock::Thread);
+    let mut n = 0u64;
+    while n < 8 || meter.read().wall < budget.as_secs_f64() {
+        let (pos, last) = &positions[n as usize % positions.len()];
+        let e = net.evaluate(pos, *last, &mut scratch);
+        std::hint::black_box(e);
+        n += 1;
+    }
+    (n, meter.read())
 }

@@ -27,6 +27,7 @@ pub mod gtp;
 pub mod gui;
 pub mod learn;
 pub mod matches;
+pub mod net;
 pub mod notation;
 pub mod rng;
 pub mod rules;
