@@ -7,7 +7,9 @@ use crate::notation::Notation;
 use crate::search::PlayerKind;
 use crate::search::learned::Model;
 
-use super::state::{BUILT_IN_WEIGHTS, Engine, PriorChoice};
+use crate::net::{self, Family, Net};
+
+use super::state::{BUILT_IN_WEIGHTS, Engine, EvaluatorChoice, PriorChoice};
 
 /// One parameter.
 pub struct ParamSpec {
@@ -71,6 +73,29 @@ fn auto_or_number(text: &str, lo: f32, hi: f32) -> Result<Option<f32>, String> {
 /// The text of a value that may be `auto` ([`auto_or_number`]).
 fn show_auto(value: Option<f32>) -> String {
     value.map_or("auto".to_string(), |v| v.to_string())
+}
+
+/// Sets the network of `family` to the built-in one or the file `v`; a file that cannot be read, is not a network,
+/// or is one of the other family is refused, and the network stays as it was.
+fn load_net(e: &mut Engine, v: &str, family: Family) -> Result<(), SetError> {
+    let net = if v == BUILT_IN_WEIGHTS {
+        net::built_in(family)
+    } else {
+        let unusable = |err: String| SetError::State(format!("{v}: {err}"));
+        let bytes = std::fs::read(v).map_err(|err| unusable(err.to_string()))?;
+        let net = Net::from_bytes(&bytes, v).map_err(unusable)?;
+        if net.family() != family {
+            return Err(unusable(format!(
+                "a network for {} boards, not {} ones",
+                net.family().name(),
+                family.name()
+            )));
+        }
+        Arc::new(net)
+    };
+    e.settings.nets[family as usize] = net;
+    e.settings.net_names[family as usize] = v.to_string();
+    Ok(())
 }
 
 macro_rules! param {
@@ -176,13 +201,13 @@ pub static PARAMS: &[ParamSpec] = &[
     ),
     param!(
         "cpuct",
-        "exploration constant, 0 to 100, or auto (1 with the handmade priors, 0.3 with the learned ones)",
+        "exploration constant, 0 to 100, or auto (1 with the handmade priors, 0.3 with the learned ones, 1 with the network)",
         |e| show_auto(e.settings.cpuct),
         |e, v| { e.settings.cpuct = auto_or_number(v, 0.0, 100.0)? }
     ),
     param!(
         "fpu_reduction",
-        "value of unvisited moves below the parent's, 0 to 1, or auto (0.2 with the handmade priors, 0.4 with the learned ones)",
+        "value of unvisited moves below the parent's, 0 to 1, or auto (0.2 with the handmade priors, 0.4 with the learned ones, 0.2 with the network)",
         |e| show_auto(e.settings.fpu_reduction),
         |e, v| { e.settings.fpu_reduction = auto_or_number(v, 0.0, 1.0)? }
     ),
@@ -221,6 +246,33 @@ pub static PARAMS: &[ParamSpec] = &[
             };
             e.settings.weights = v.to_string()
         }
+    ),
+    param!(
+        "evaluator",
+        "what evaluates the search's leaves: auto (the engine's choice: playouts on every board today), playouts (the priors above and playouts) or network (the network's policy and value, mixed with playouts by lambda)",
+        |e| e.settings.evaluator.name(),
+        |e, v| {
+            e.settings.evaluator = EvaluatorChoice::parse(v)
+                .ok_or_else(|| format!("expected auto, playouts or network, got '{v}'"))?
+        }
+    ),
+    param!(
+        "lambda",
+        "with the network, the weight of a playout in a leaf's value, 0 (the network's value alone) to 1 (the playout's alone), or auto (0 on every board)",
+        |e| show_auto(e.settings.lambda),
+        |e, v| { e.settings.lambda = auto_or_number(v, 0.0, 1.0)? }
+    ),
+    param!(
+        "net_square",
+        "the network of square and rectangular boards: built-in, or a network file of oust train-net",
+        |e| e.settings.net_names[0],
+        |e, v| { load_net(e, v, Family::Square)? }
+    ),
+    param!(
+        "net_hex",
+        "the network of hexhex boards: built-in, or a network file of oust train-net",
+        |e| e.settings.net_names[1],
+        |e, v| { load_net(e, v, Family::Hex)? }
     ),
     param!(
         "prior_capture",
@@ -287,13 +339,21 @@ mod tests {
     #[test]
     fn the_cpuct_and_fpu_reduction_helps_give_the_learned_priors_constants() {
         // The table takes literal help only: this is what keeps it in step with the constants.
-        for (name, constant) in [
-            ("cpuct", LEARNED_C_PUCT),
-            ("fpu_reduction", LEARNED_FPU_REDUCTION),
+        for (name, constant, net) in [
+            ("cpuct", LEARNED_C_PUCT, crate::search::NET_C_PUCT),
+            (
+                "fpu_reduction",
+                LEARNED_FPU_REDUCTION,
+                crate::search::NET_FPU_REDUCTION,
+            ),
         ] {
             let help = find_param(name).unwrap().help;
             assert!(
                 help.contains(&format!("{constant} with the learned ones")),
+                "{name}: {help}"
+            );
+            assert!(
+                help.contains(&format!("{net} with the network")),
                 "{name}: {help}"
             );
         }

@@ -4,14 +4,15 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::net::{self, Family, Net};
 use crate::notation::Notation;
 use crate::rng::Rng;
 use crate::rules::{Color, Game, Geometry, Shape};
 use crate::search::learned::Model;
 use crate::search::time::{Clock, TimeSystem, moves_left};
 use crate::search::{
-    Config, Control, Limits, PlayerKind, Priors, Request, SearchResult, Searcher, Setup,
-    nodes_for_megabytes,
+    Config, Control, Limits, NET_C_PUCT, NET_FPU_REDUCTION, NET_LAMBDA, NetEval, PlayerKind,
+    Priors, Request, SearchResult, Searcher, Setup, nodes_for_megabytes,
 };
 
 use super::error::GtpError;
@@ -116,6 +117,14 @@ pub struct Settings {
     pub learned: Arc<Model>,
     /// Where [`Settings::learned`] came from: `built-in`, or the file given to `weights`.
     pub weights: String,
+    /// What evaluates the leaves of the search: playouts, the network, or the engine's choice.
+    pub evaluator: EvaluatorChoice,
+    /// The weight of a playout in a leaf's value with the network, or `None` for the engine's choice.
+    pub lambda: Option<f32>,
+    /// The networks of square (and rectangular) boards and of hexhex boards.
+    pub nets: [Arc<Net>; 2],
+    /// Where each network came from: `built-in`, or the file given to `net_square` or `net_hex`.
+    pub net_names: [String; 2],
 }
 
 impl Default for Settings {
@@ -138,7 +147,44 @@ impl Default for Settings {
             priors: PriorChoice::Auto,
             learned: Model::built_in(),
             weights: BUILT_IN_WEIGHTS.to_string(),
+            evaluator: EvaluatorChoice::Auto,
+            lambda: None,
+            nets: [net::built_in(Family::Square), net::built_in(Family::Hex)],
+            net_names: [BUILT_IN_WEIGHTS.to_string(), BUILT_IN_WEIGHTS.to_string()],
         }
+    }
+}
+
+/// The `evaluator` parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvaluatorChoice {
+    /// The engine's choice: where the network measured stronger at equal time (today: nowhere, so playouts).
+    Auto,
+    /// The learned (or handmade) priors and playouts.
+    Playouts,
+    /// The network's policy and value.
+    Network,
+}
+
+impl EvaluatorChoice {
+    /// The parameter's values.
+    pub fn name(self) -> &'static str {
+        match self {
+            EvaluatorChoice::Auto => "auto",
+            EvaluatorChoice::Playouts => "playouts",
+            EvaluatorChoice::Network => "network",
+        }
+    }
+
+    /// The value named `name`.
+    pub fn parse(name: &str) -> Option<EvaluatorChoice> {
+        [
+            EvaluatorChoice::Auto,
+            EvaluatorChoice::Playouts,
+            EvaluatorChoice::Network,
+        ]
+        .into_iter()
+        .find(|c| c.name() == name)
     }
 }
 
@@ -358,12 +404,36 @@ impl Engine {
             }
         });
         let fpu_reduction = s.fpu_reduction.unwrap_or_else(|| priors.fpu_reduction());
+        let family = Family::of(self.game.position().geometry().shape());
+        let net =
+            (s.evaluator == EvaluatorChoice::Network && s.player == PlayerKind::Mcts).then(|| {
+                NetEval {
+                    net: s.nets[family as usize].clone(),
+                    lambda: s.lambda.unwrap_or(NET_LAMBDA),
+                }
+            });
+        // With the network's value, a leaf is worth expanding at its first visit (its evaluation gives the priors
+        // too); with playouts alone (lambda 1) the network's priors wait for `expand_visits` visits.
+        let (c_puct, fpu_reduction, expand_visits) = match &net {
+            Some(eval) => (
+                s.cpuct.unwrap_or(NET_C_PUCT),
+                s.fpu_reduction.unwrap_or(NET_FPU_REDUCTION),
+                if eval.lambda < 1.0 {
+                    1
+                } else {
+                    s.config.expand_visits
+                },
+            ),
+            None => (c_puct, fpu_reduction, s.config.expand_visits),
+        };
         Setup {
             player: self.settings.player,
             config: Config {
                 c_puct,
                 fpu_reduction,
                 priors,
+                net,
+                expand_visits,
                 ..self.settings.config.clone()
             },
             threads: self.settings.threads,

@@ -11,7 +11,8 @@ use crate::rules::{Color, Move, Outcome, Point, Position};
 use super::learned::Model;
 use super::playout::random_playout;
 use super::policy::{PriorWeights, biased_playout, priors, uniform};
-use super::tree::{EXPANDED, LEAF, Padded, Tree};
+use super::tree::{EXPANDED, LEAF, MAX_ROOT_VISITS, Padded, Tree, WIN};
+use crate::net::{Net, Scratch as NetScratch};
 
 /// Which tree search runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +65,25 @@ impl Priors {
     }
 }
 
+/// The network that evaluates the leaves of a search, and how its value mixes with a playout's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetEval {
+    /// The network, of the board's family.
+    pub net: Arc<Net>,
+    /// The weight of a playout's result in a leaf's value (AlphaGo's lambda): 0 takes the network's value alone, 1
+    /// the playout's alone (the network then gives only the priors).
+    pub lambda: f32,
+}
+
+/// The exploration constant of a search with the network (`cpuct auto`).
+pub const NET_C_PUCT: f32 = 1.0;
+
+/// The first-play urgency reduction of a search with the network (`fpu_reduction auto`).
+pub const NET_FPU_REDUCTION: f32 = 0.2;
+
+/// The weight of a playout in a leaf's value with the network (`lambda auto`).
+pub const NET_LAMBDA: f32 = 0.0;
+
 /// The exploration constant of the learned priors (see [`Priors::c_puct`]).
 pub const LEARNED_C_PUCT: f32 = 0.3;
 
@@ -87,6 +107,9 @@ pub struct Config {
     pub weights: PriorWeights,
     /// The priors of the tree: handmade or learned.
     pub priors: Priors,
+    /// The network, when it evaluates the leaves: its policy replaces the priors and its value (mixed with a
+    /// playout by its lambda) the playout; every leaf is expanded at its first visit.
+    pub net: Option<NetEval>,
 }
 
 impl Default for Config {
@@ -99,6 +122,7 @@ impl Default for Config {
             playout_candidates: 2,
             weights: PriorWeights::default(),
             priors: Priors::Handmade,
+            net: None,
         }
     }
 }
@@ -161,6 +185,7 @@ struct Worker {
     moves: Vec<(Move, f32)>,
     buf: Vec<Point>,
     rng: Rng,
+    net: NetScratch,
 }
 
 /// Everything the search threads share.
@@ -186,11 +211,24 @@ struct Shared<'a> {
     may_prune: Padded<AtomicBool>,
 }
 
-fn score2(outcome: Outcome, mover: Color) -> u32 {
-    match outcome {
-        Outcome::Win(c) if c == mover => 2,
-        Outcome::Win(_) => 0,
-        Outcome::Draw => 1,
+/// What a descent found at its end: a game's result, or a network's value for a side.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Leaf {
+    Outcome(Outcome),
+    /// The chance that this colour wins.
+    Value(Color, f32),
+}
+
+impl Leaf {
+    /// Black's share of a win.
+    fn black(self) -> f32 {
+        match self {
+            Leaf::Outcome(Outcome::Win(Color::Black)) => 1.0,
+            Leaf::Outcome(Outcome::Win(Color::White)) => 0.0,
+            Leaf::Outcome(Outcome::Draw) => 0.5,
+            Leaf::Value(Color::Black, v) => v,
+            Leaf::Value(Color::White, v) => 1.0 - v,
+        }
     }
 }
 
@@ -231,7 +269,7 @@ fn select(sh: &Shared, id: u32, me: Color) -> u32 {
     match cfg.flavor {
         Flavor::Knowledge => {
             let parent_q = if nv > 0 {
-                let q = ns as f32 / (2.0 * nv as f32);
+                let q = ns as f32 / (WIN as f32 * nv as f32);
                 // The node's statistics are its mover's, in its parent's colours: below a swap node the swapper,
                 // who moved as White, owns Black.
                 let owner = if node.mv() == Move::Swap {
@@ -253,7 +291,7 @@ fn select(sh: &Shared, id: u32, me: Color) -> u32 {
                     Some(Outcome::Win(_)) => continue,
                     Some(Outcome::Draw) => 0.5,
                     None if v == 0 => fpu,
-                    None => s as f32 / (2.0 * v as f32),
+                    None => s as f32 / (WIN as f32 * v as f32),
                 };
                 let score = q + explore * child.prior() / (1.0 + v as f32);
                 if score > best_score {
@@ -275,7 +313,8 @@ fn select(sh: &Shared, id: u32, me: Color) -> u32 {
                 if v == 0 {
                     return c;
                 }
-                let score = s as f32 / (2.0 * v as f32) + cfg.c_puct * (log_n / v as f32).sqrt();
+                let score =
+                    s as f32 / (WIN as f32 * v as f32) + cfg.c_puct * (log_n / v as f32).sqrt();
                 if score > best_score {
                     best_score = score;
                     best = c;
@@ -286,13 +325,66 @@ fn select(sh: &Shared, id: u32, me: Color) -> u32 {
     best
 }
 
-/// Creates the children of leaf `id` at position `pos`; a finished game gets a proof instead.
-fn expand(sh: &Shared, id: u32, w: &mut Worker) {
+/// The network's evaluation of `w.pos`: the priors of its legal moves into `w.moves`, sorted best first, and the
+/// side to move's chance to win.
+fn net_priors(net: &Net, w: &mut Worker) -> f32 {
+    let last = match w.pos.last_move() {
+        Some((_, Move::Place(p))) => Some(p),
+        _ => None,
+    };
+    let e = net.evaluate(&w.pos, last, &mut w.net);
+    w.moves.clear();
+    if e.policy.is_empty() {
+        if let Some(Move::Pass) = w.pos.legal_moves().first() {
+            w.moves.push((Move::Pass, 1.0));
+        }
+    } else {
+        w.moves
+            .extend(e.policy.iter().map(|&(p, prior)| (Move::Place(p), prior)));
+        // Best first; equal priors in point order.
+        w.moves.sort_by(|a, b| b.1.total_cmp(&a.1));
+    }
+    e.value
+}
+
+/// The side to move's value of `w.pos` from the network alone, or mixed with a playout.
+fn net_value(sh: &Shared, eval: &NetEval, w: &mut Worker) -> Leaf {
+    let me = w.pos.to_move();
+    let v = if eval.lambda < 1.0 {
+        let last = match w.pos.last_move() {
+            Some((_, Move::Place(p))) => Some(p),
+            _ => None,
+        };
+        eval.net.evaluate(&w.pos, last, &mut w.net).value
+    } else {
+        0.5
+    };
+    mix(sh, eval, w, me, v)
+}
+
+/// The value `v` for `me` mixed with a playout from `w.pos` by the network's lambda.
+fn mix(sh: &Shared, eval: &NetEval, w: &mut Worker, me: Color, v: f32) -> Leaf {
+    if eval.lambda <= 0.0 {
+        return Leaf::Value(me, v);
+    }
+    let z = match playout(sh, w) {
+        Outcome::Win(c) if c == me => 1.0,
+        Outcome::Win(_) => 0.0,
+        Outcome::Draw => 0.5,
+    };
+    Leaf::Value(me, (1.0 - eval.lambda) * v + eval.lambda * z)
+}
+
+/// Creates the children of leaf `id` at position `pos`; a finished game gets a proof instead. With a network,
+/// returns its value of the position for the side to move.
+fn expand(sh: &Shared, id: u32, w: &mut Worker) -> Option<f32> {
     let node = sh.tree.node(id);
+    let mut value = None;
     match sh.cfg.flavor {
-        Flavor::Knowledge => match &sh.cfg.priors {
-            Priors::Handmade => priors(&w.pos, &sh.cfg.weights, &mut w.moves),
-            Priors::Learned(model) => model.priors(&w.pos, &mut w.moves),
+        Flavor::Knowledge => match (&sh.cfg.net, &sh.cfg.priors) {
+            (Some(eval), _) => value = Some(net_priors(&eval.net, w)),
+            (None, Priors::Handmade) => priors(&w.pos, &sh.cfg.weights, &mut w.moves),
+            (None, Priors::Learned(model)) => model.priors(&w.pos, &mut w.moves),
         },
         Flavor::Plain => {
             uniform(&w.pos, &mut w.moves);
@@ -306,7 +398,7 @@ fn expand(sh: &Shared, id: u32, w: &mut Worker) {
     if w.moves.is_empty() {
         node.set_proof(w.pos.winner().map_or(Outcome::Draw, Outcome::Win));
         node.finish_expand(0, 0);
-        return;
+        return None;
     }
     if sh.cfg.flavor == Flavor::Knowledge && w.pos.swap_available() {
         // (Plain UCT's uniform list has it already.)
@@ -316,6 +408,7 @@ fn expand(sh: &Shared, id: u32, w: &mut Worker) {
         Some(first) => node.finish_expand(first, w.moves.len() as u32),
         None => node.abandon_expand(),
     }
+    value
 }
 
 /// Adds the pie rule's swap to the placements `moves` (sorted by prior, best first), with the prior of the best
@@ -402,7 +495,7 @@ fn iterate(sh: &Shared, w: &mut Worker) {
     let mut id = tree.root();
     tree.node(id).add_visit();
     w.path.push(id);
-    let outcome = loop {
+    let leaf = loop {
         let node = tree.node(id);
         // The state before the proof: a node seen EXPANDED (an acquire load) shows the proof its expander wrote
         // before publishing it. Read the other way round, a finished game that another thread expands in between
@@ -410,13 +503,13 @@ fn iterate(sh: &Shared, w: &mut Worker) {
         let state = node.state();
         if let Some(o) = node.proof() {
             // The proof is in the parent's colours; the backup below wants the node's own.
-            break to_parent_frame(node.mv(), o);
+            break Leaf::Outcome(to_parent_frame(node.mv(), o));
         }
         match state {
             // Only a finished game has no children, and it has its proof; should one ever lack it, the game's end
             // is right here all the same.
             EXPANDED if node.children().is_empty() => {
-                break w.pos.winner().map_or(Outcome::Draw, Outcome::Win);
+                break Leaf::Outcome(w.pos.winner().map_or(Outcome::Draw, Outcome::Win));
             }
             EXPANDED => {
                 let child = select(sh, id, w.pos.to_move());
@@ -430,20 +523,45 @@ fn iterate(sh: &Shared, w: &mut Worker) {
                 && !tree.is_full()
                 && node.try_begin_expand() =>
             {
-                expand(sh, id, w);
-                if node.state() != EXPANDED {
-                    break playout(sh, w);
+                let me = w.pos.to_move();
+                let value = expand(sh, id, w);
+                match (&sh.cfg.net, value) {
+                    // A proven node ends the descent at the next step; a network's node here.
+                    (Some(eval), Some(v)) if node.proof().is_none() => {
+                        break mix(sh, eval, w, me, v);
+                    }
+                    (Some(_), _) if node.state() == EXPANDED => {}
+                    (Some(eval), _) => break net_value(sh, eval, w),
+                    (None, _) if node.state() != EXPANDED => break Leaf::Outcome(playout(sh, w)),
+                    (None, _) => {}
                 }
             }
-            _ => break playout(sh, w),
+            _ => match &sh.cfg.net {
+                Some(eval) => break net_value(sh, eval, w),
+                None => break Leaf::Outcome(playout(sh, w)),
+            },
         }
     };
-    // The outcome in the colours of each node's parent, from the leaf up: a swap exchanges them.
-    let mut outcome = outcome;
+    // The result in the colours of each node's parent, from the leaf up: a swap exchanges them. A fractional
+    // value is rounded to a whole score at random, up or down in proportion, so that its mean is exact.
+    let mut black = match leaf {
+        Leaf::Outcome(_) => (leaf.black() * WIN as f32) as u32,
+        Leaf::Value(..) => {
+            let x = leaf.black().clamp(0.0, 1.0) * WIN as f32;
+            let low = x.floor();
+            low as u32 + u32::from(((x - low) as f64) > w.rng.unit())
+        }
+    };
     for &n in w.path.iter().rev() {
         let node = tree.node(n);
-        outcome = to_parent_frame(node.mv(), outcome);
-        node.add_result(score2(outcome, node.mover()));
+        if node.mv() == Move::Swap {
+            black = WIN - black;
+        }
+        node.add_result(if node.mover() == Color::Black {
+            black
+        } else {
+            WIN - black
+        });
     }
     if sh.cfg.flavor == Flavor::Knowledge
         && tree.node(*w.path.last().expect("root")).proof().is_some()
@@ -468,6 +586,7 @@ fn worker_loop(sh: &Shared, w: &mut Worker) {
         if sh.stop.load(Ordering::Relaxed)
             || sh.halt.load(Ordering::Relaxed)
             || sh.tree.node(sh.tree.root()).proof().is_some()
+            || sh.tree.node(sh.tree.root()).visits() >= MAX_ROOT_VISITS
             || (sh.tree.is_full() && sh.may_prune.load(Ordering::Relaxed))
         {
             break;
@@ -538,6 +657,7 @@ pub fn run(
                 moves: Vec::with_capacity(root.geometry().len()),
                 buf: Vec::with_capacity(root.geometry().len()),
                 rng: Rng::new(seed ^ (t as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)),
+                net: NetScratch::default(),
             })
         })
         .collect();
@@ -804,6 +924,7 @@ mod tests {
                 moves: Vec::new(),
                 buf: Vec::new(),
                 rng: Rng::new(1),
+                net: NetScratch::default(),
             };
             iterate(&sh, &mut w);
             let valid = w.pos.check_invariants();
@@ -819,7 +940,7 @@ mod tests {
         assert_eq!(path, vec![0, first]);
         assert_eq!(valid, Ok(()));
         assert_eq!(winner, Some(Color::Black));
-        // One visit each; the win counts 2 for Black (the child's mover) and 0 for the root's mover, White.
-        assert_eq!(stats, ((1, 0), (1, 2)));
+        // One visit each; the win counts WIN for Black (the child's mover) and 0 for the root's mover, White.
+        assert_eq!(stats, ((1, 0), (1, WIN)));
     }
 }

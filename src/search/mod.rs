@@ -14,7 +14,10 @@ mod tree;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-pub use mcts::{Config, Control, Flavor, Limits, MoveStats, Priors, RootInfo};
+pub use mcts::{
+    Config, Control, Flavor, Limits, MoveStats, NET_C_PUCT, NET_FPU_REDUCTION, NET_LAMBDA, NetEval,
+    Priors, RootInfo,
+};
 pub use playout::{PlayoutResult, play_random, random_playout};
 pub use simple::choose_quick;
 

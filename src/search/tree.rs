@@ -1,8 +1,8 @@
 //! The search tree: a fixed arena of nodes shared by the search threads, with atomic statistics.
 //!
 //! Each node stores the move that leads to it and the colour that made that move (the *mover*: extra turns mean
-//! movers do not alternate), its prior, and its statistics from the mover's point of view: visits and twice the sum
-//! of results (2 a win, 1 a draw, 0 a loss). A thread adds a visit to each node on its way down, which counts as a
+//! movers do not alternate), its prior, and its statistics from the mover's point of view: visits and the sum of
+//! results in units of [`WIN`] a win ([`WIN`] a win, half of it a draw, 0 a loss; a network's value in between). A thread adds a visit to each node on its way down, which counts as a
 //! loss until the result arrives (virtual loss), and adds the result on its way back. Children of a node are
 //! contiguous in the arena, sorted by prior, best first.
 //!
@@ -30,6 +30,14 @@ const SWAP: u16 = 0x7ffe;
 /// The bit of the move word that says White made the move.
 const MOVER_BIT: u16 = 1 << 15;
 const VISIT: u64 = 1 << 32;
+
+/// The score of a win in a node's statistics: a draw scores half of it, and a network's value a whole number of
+/// sixteenths of a win. The scores of a node's visits share 32 bits, so a node holds at most 2^32 / 16 = 2^28
+/// visits: a search ends at [`MAX_ROOT_VISITS`].
+pub const WIN: u32 = 16;
+
+/// The visits at which a search ends, well within the 2^28 that a node's score can count.
+pub const MAX_ROOT_VISITS: u32 = 1 << 27;
 
 /// One node of the tree: 24 bytes. All fields are atomic so that threads can share the arena; `mv` and `prior` are
 /// written once, before the node is published through its parent's `state`.
@@ -114,7 +122,7 @@ impl Node {
         f32::from_bits(self.prior.load(Ordering::Relaxed))
     }
 
-    /// Visits (including those still in flight) and twice the sum of results, for the mover.
+    /// Visits (including those still in flight) and the sum of results in units of [`WIN`], for the mover.
     #[inline]
     pub fn stats(&self) -> (u32, u32) {
         let s = self.stats.load(Ordering::Relaxed);
@@ -129,7 +137,7 @@ impl Node {
     /// The mean result for the mover, or `None` before the first visit.
     pub fn value(&self) -> Option<f32> {
         let (v, s) = self.stats();
-        (v > 0).then(|| s as f32 / (2.0 * v as f32))
+        (v > 0).then(|| s as f32 / (WIN as f32 * v as f32))
     }
 
     /// Counts a visit (a loss until [`Node::add_result`] adds the result).
@@ -138,11 +146,11 @@ impl Node {
         self.stats.fetch_add(VISIT, Ordering::Relaxed);
     }
 
-    /// Adds a result: 2 for a win of the mover, 1 for a draw, 0 for a loss.
+    /// Adds a result: [`WIN`] for a win of the mover, half of it for a draw, 0 for a loss, or a value in between.
     #[inline]
-    pub fn add_result(&self, score2: u32) {
-        if score2 > 0 {
-            self.stats.fetch_add(u64::from(score2), Ordering::Relaxed);
+    pub fn add_result(&self, score: u32) {
+        if score > 0 {
+            self.stats.fetch_add(u64::from(score), Ordering::Relaxed);
         }
     }
 
