@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 
-use cli::{UsageError, bench, gui, learn, matches, records, serve, solve};
+use cli::{UsageError, bench, gui, learn, matches, netfit, records, serve, solve};
 
 /// An engine for the board game Oust, speaking a GTP-style protocol on stdin and stdout.
 #[derive(Parser, Debug)]
@@ -42,6 +42,8 @@ Examples:
   oust selfplay --boards 9,hex7 --games 200 --out data.txt
                                               training data from self-play
   oust train data.txt --out weights.txt       fit the learned priors to it
+  oust train-net data.txt --family hex --out hex.net
+                                              fit the policy and value network to it
 
 'oust SUBCOMMAND --help' gives a subcommand's options.";
 
@@ -95,6 +97,12 @@ enum Command {
     /// Fit the learned priors (a softmax over placement features) to self-play data, holding one game in ten out,
     /// and report the fit of the handmade and the learned priors on both parts; writes a weights file
     Train(learn::TrainArgs),
+    /// Fit the policy and value network to self-play data
+    ///
+    /// Fit the policy and value network of one family of boards (square or hex) to self-play data: the policy to
+    /// the visit shares, the value to the results; one game in ten is held out. A checkpoint after every epoch
+    /// (FILE.checkpoint) lets an interrupted run go on when the same command is run again
+    TrainNet(netfit::TrainNetArgs),
 }
 
 fn main() -> ExitCode {
@@ -109,6 +117,7 @@ fn main() -> ExitCode {
         Command::Gui(_) => "gui",
         Command::Selfplay(_) => "selfplay",
         Command::Train(_) => "train",
+        Command::TrainNet(_) => "train-net",
     });
     cli::init_logging(subcommand);
     let (name, outcome) = match &cli.command {
@@ -121,6 +130,7 @@ fn main() -> ExitCode {
         Some(Command::Gui(args)) => (Some("gui"), gui::run(args)),
         Some(Command::Selfplay(args)) => (Some("selfplay"), learn::selfplay(args)),
         Some(Command::Train(args)) => (Some("train"), learn::train(args)),
+        Some(Command::TrainNet(args)) => (Some("train-net"), netfit::run(args)),
         None => (None, serve::run(&cli.engine)),
     };
     outcome.unwrap_or_else(|UsageError(message)| usage_error(name, &message))

@@ -12,6 +12,7 @@ use clap::Args;
 use oust::learn::data::{self, GameData};
 use oust::learn::selfplay::{SelfplayConfig, play_game};
 use oust::learn::train::{self, Dataset, Fit, TrainConfig};
+use oust::net::{self, Family, Net};
 use oust::notation;
 use oust::rules::Shape;
 use oust::search::Priors;
@@ -45,9 +46,13 @@ pub struct SelfplayArgs {
     /// complete game
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
-    /// The priors of the searches: learned or handmade
+    /// The priors of the searches: learned or handmade, or network (the network's policy and value)
     #[arg(long, value_name = "KIND", default_value = "handmade")]
     pub priors: String,
+    /// With --priors network: a network file of oust train-net, which replaces the built-in network of its family
+    /// (give one for each family at most)
+    #[arg(long, value_name = "FILE")]
+    pub net: Vec<PathBuf>,
     /// Weights file of the learned priors (the built-in ones by default)
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
@@ -65,8 +70,32 @@ fn priors_from(kind: &str, weights: Option<&Path>) -> Result<Priors, String> {
                 .map(|m| Priors::Learned(Arc::new(m)))
                 .map_err(|e| format!("{}: {e}", path.display()))
         }
-        (other, _) => Err(format!("--priors takes learned or handmade, not '{other}'")),
+        (other, _) => Err(format!(
+            "--priors takes learned, handmade or network, not '{other}'"
+        )),
     }
+}
+
+/// The networks of both families: the built-in ones, each replaced by the file of its family among `files`.
+fn nets_from(files: &[PathBuf]) -> Result<[Arc<Net>; 2], String> {
+    let mut nets = [net::built_in(Family::Square), net::built_in(Family::Hex)];
+    let mut given = [false; 2];
+    for path in files {
+        let bytes = fs::read(path).map_err(|e| format!("--net {}: {e}", path.display()))?;
+        let n = Net::from_bytes(&bytes, &path.display().to_string())
+            .map_err(|e| format!("--net {}: {e}", path.display()))?;
+        let f = n.family() as usize;
+        if given[f] {
+            return Err(format!(
+                "--net {}: a second network for {} boards",
+                path.display(),
+                n.family().name()
+            ));
+        }
+        given[f] = true;
+        nets[f] = Arc::new(n);
+    }
+    Ok(nets)
 }
 
 /// The games a data file holds already, checked to be the first of `range` of this run.
@@ -130,14 +159,30 @@ fn clock(seconds: f64) -> String {
 
 /// `oust selfplay`: plays the run's games (or a shard's) and appends each finished game to `--out`.
 pub fn selfplay(args: &SelfplayArgs) -> Outcome {
-    let priors = priors_from(&args.priors, args.weights.as_deref()).map_err(UsageError)?;
     let mut cfg = SelfplayConfig::new(args.boards.clone(), args.playouts, args.seed);
     cfg.opening = args.opening;
-    cfg.setup.config.priors = priors;
-    cfg.priors = match (&args.priors[..], &args.weights) {
-        ("learned", Some(path)) => format!("learned:{}", path.display()),
-        (name, _) => name.to_string(),
-    };
+    if args.priors == "network" {
+        if args.weights.is_some() {
+            return Err(UsageError("--weights is for --priors learned".into()));
+        }
+        cfg.nets = Some(nets_from(&args.net).map_err(UsageError)?);
+        cfg.priors = if args.net.is_empty() {
+            "network".into()
+        } else {
+            let files: Vec<String> = args.net.iter().map(|p| p.display().to_string()).collect();
+            format!("network:{}", files.join(","))
+        };
+    } else {
+        if !args.net.is_empty() {
+            return Err(UsageError("--net is for --priors network".into()));
+        }
+        cfg.setup.config.priors =
+            priors_from(&args.priors, args.weights.as_deref()).map_err(UsageError)?;
+        cfg.priors = match (&args.priors[..], &args.weights) {
+            ("learned", Some(path)) => format!("learned:{}", path.display()),
+            (name, _) => name.to_string(),
+        };
+    }
     let (first, count) = match args.shard {
         None => (0, args.games),
         Some((k, n)) => shard_games(args.games, k, n),

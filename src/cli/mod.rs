@@ -5,6 +5,7 @@ pub mod bench;
 pub mod gui;
 pub mod learn;
 pub mod matches;
+pub mod netfit;
 pub mod records;
 pub mod serve;
 pub mod solve;

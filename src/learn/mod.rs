@@ -3,5 +3,6 @@
 //! ([`crate::search::learned`]), which uses them; this layer sits above the search and plays it.
 
 pub mod data;
+pub mod netfit;
 pub mod selfplay;
 pub mod train;

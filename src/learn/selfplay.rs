@@ -5,9 +5,13 @@
 use std::sync::Arc;
 
 use crate::matches::random_opening;
+use crate::net::{Family, Net};
 use crate::rules::{Game, Geometry, Move, Shape, Status};
 use crate::search::learned::last_placement;
-use crate::search::{Control, Request, Searcher, Setup, nodes_for_megabytes};
+use crate::search::{
+    Control, NET_C_PUCT, NET_FPU_REDUCTION, NET_LAMBDA, NetEval, Request, Searcher, Setup,
+    nodes_for_megabytes,
+};
 
 use super::data::{GameData, Sample};
 
@@ -24,8 +28,11 @@ pub struct SelfplayConfig {
     pub opening: usize,
     /// The searcher's settings (one thread).
     pub setup: Setup,
-    /// The name of the searches' priors as the data records it: `handmade`, `learned` or `learned:FILE`.
+    /// The name of the searches' priors as the data records it: `handmade`, `learned` or `learned:FILE`, or
+    /// `network` (the built-in networks) or `network:FILE,...`.
     pub priors: String,
+    /// The networks of square and of hexhex boards, when the network evaluates the searches' leaves.
+    pub nets: Option<[Arc<Net>; 2]>,
 }
 
 impl SelfplayConfig {
@@ -44,6 +51,7 @@ impl SelfplayConfig {
                 ..Setup::default()
             },
             priors: "handmade".into(),
+            nets: None,
         }
     }
 
@@ -71,6 +79,17 @@ pub fn play_game(cfg: &SelfplayConfig, number: u64) -> Result<GameData, String> 
         game.play(color, mv).map_err(|e| e.to_string())?;
     }
     let game_seed = cfg.seed ^ number.wrapping_mul(0xd1b5_4a32_d192_ed03);
+    let mut setup = cfg.setup.clone();
+    if let Some(nets) = &cfg.nets {
+        // The search of the engine's `evaluator network` at its constants.
+        setup.config.net = Some(NetEval {
+            net: nets[Family::of(board) as usize].clone(),
+            lambda: NET_LAMBDA,
+        });
+        setup.config.expand_visits = 1;
+        setup.config.c_puct = NET_C_PUCT;
+        setup.config.fpu_reduction = NET_FPU_REDUCTION;
+    }
     let mut searcher = Searcher::default();
     let mut samples = Vec::new();
     let cap = PLACEMENTS_PER_POINT * geo.len();
@@ -93,7 +112,7 @@ pub fn play_game(cfg: &SelfplayConfig, number: u64) -> Result<GameData, String> 
             break;
         }
         let request = Request::playouts(cfg.playouts, game_seed.wrapping_add(ply));
-        let result = searcher.search(&game, &cfg.setup, &request, &mut |_| Control::Continue);
+        let result = searcher.search(&game, &setup, &request, &mut |_| Control::Continue);
         let best = result
             .best
             .ok_or_else(|| "the search found no move in a game still going".to_string())?;

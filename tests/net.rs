@@ -1,0 +1,312 @@
+//! The policy and value network: `oust train-net` learns from tiny self-play data, resumes from its checkpoint
+//! bit for bit, refuses what it cannot use; the engine refuses bad network files and plays the shipped networks'
+//! moves.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::{TempDir, run_binary};
+use oust::net::{Family, Net, Scratch};
+use oust::rules::{Color, Geometry, Move, Shape};
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = run_binary(args, b"");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+/// Thirty quick self-play games on 5x5 at 100 playouts a move.
+fn tiny_data(dir: &TempDir) -> String {
+    let data = dir.path().join("data.txt").display().to_string();
+    let (code, _, err) = run(&[
+        "selfplay",
+        "--boards",
+        "5",
+        "--games",
+        "30",
+        "--playouts",
+        "100",
+        "--seed",
+        "3",
+        "--out",
+        &data,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    data
+}
+
+const TINY: [&str; 14] = [
+    "--family",
+    "square",
+    "--channels",
+    "8",
+    "--blocks",
+    "1",
+    "--value-hidden",
+    "8",
+    "--batch",
+    "16",
+    "--learning-rate",
+    "0.01",
+    "--seed",
+    "5",
+];
+
+fn train(data: &str, out: &str, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["train-net", data, "--out", out];
+    args.extend(TINY);
+    args.extend(extra);
+    run(&args)
+}
+
+/// The policy loss of each `epoch N` row of a report.
+fn epoch_losses(report: &str) -> Vec<f64> {
+    report
+        .lines()
+        .filter(|l| l.starts_with("epoch "))
+        .map(|l| l.split_whitespace().nth(3).unwrap().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn a_tiny_network_learns_the_captures_and_a_resumed_fit_is_the_same_bit_for_bit() {
+    let dir = TempDir::new("net-train");
+    let data = tiny_data(&dir);
+    let straight = dir.path().join("straight.net").display().to_string();
+    let (code, report, err) = train(&data, &straight, &["--epochs", "6"]);
+    assert_eq!(code, 0, "{err}");
+    let losses = epoch_losses(&report);
+    assert_eq!(losses.len(), 6, "{report}");
+    assert!(
+        losses[5] < losses[0] - 0.2,
+        "the policy loss falls: {losses:?}\n{report}"
+    );
+    assert!(report.contains("held out"), "{report}");
+
+    // Black to move on 5x5: the lone white C3 can be taken by joining B3 from A3, B2 or B4.
+    let geo = Arc::new(Geometry::new(Shape::square(5)).unwrap());
+    let pos = common::position(&[".....", ".....", ".XO..", ".....", "...X."], Color::Black);
+    let captures: Vec<_> = ["A3", "B2", "B4"]
+        .iter()
+        .map(|v| geo.parse_vertex(v).unwrap())
+        .collect();
+    for &c in &captures {
+        assert!(pos.is_legal(c));
+    }
+    let net = Net::from_bytes(&std::fs::read(&straight).unwrap(), "straight").unwrap();
+    let e = net.evaluate(&pos, None, &mut Scratch::default());
+    let best = e.policy.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+    assert!(
+        captures.contains(&best.0),
+        "the network's first choice {} is not a capture: {:?}",
+        geo.name(best.0),
+        e.policy
+            .iter()
+            .map(|(p, q)| (geo.name(*p), *q))
+            .collect::<Vec<_>>()
+    );
+    let capture_mass: f32 = e
+        .policy
+        .iter()
+        .filter(|p| captures.contains(&p.0))
+        .map(|p| p.1)
+        .sum();
+    assert!(
+        capture_mass > 0.5,
+        "the captures hold {capture_mass} of the policy"
+    );
+
+    // Stopped after two epochs and run again, the fit ends with the same network as the straight one.
+    let parts = dir.path().join("parts.net").display().to_string();
+    let (code, report, err) = train(&data, &parts, &["--epochs", "6", "--stop-after", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(report.contains("stopped after epoch 2 of 6"), "{report}");
+    assert!(!std::path::Path::new(&parts).exists());
+    let (code, report, err) = train(&data, &parts, &["--epochs", "6"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        epoch_losses(&report).len(),
+        4,
+        "epochs 3 to 6 ran: {report}"
+    );
+    assert_eq!(
+        std::fs::read(&parts).unwrap(),
+        std::fs::read(&straight).unwrap()
+    );
+
+    // The checkpoint of one run is not taken for another's.
+    let (code, _, err) = train(&data, &parts, &["--epochs", "6", "--weight-decay", "0.001"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("parts.net.checkpoint: it is a checkpoint of another run ("),
+        "{err}"
+    );
+    assert!(err.contains("remove it to start again"), "{err}");
+}
+
+#[test]
+fn broken_data_and_a_wrong_starting_network_are_refused_with_the_reason() {
+    let dir = TempDir::new("net-bad-data");
+    let data = tiny_data(&dir);
+    let text = std::fs::read_to_string(&data).unwrap();
+    // The result of the first position line becomes 'x'.
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let first = lines.iter().position(|l| l.starts_with("p ")).unwrap();
+    let mut fields: Vec<&str> = lines[first].split(' ').collect();
+    fields[3] = "x";
+    lines[first] = fields.join(" ");
+    let broken = dir.file("broken.txt", &(lines.join("\n") + "\n"));
+    let out = dir.path().join("x.net").display().to_string();
+    let (code, _, err) = train(&broken, &out, &["--epochs", "1"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(&format!(
+            "oust train-net: {broken}: line {}: 'x' is not a result",
+            first + 1
+        )),
+        "{err}"
+    );
+    // No position of the family asked for.
+    let (code, _, err) = run(&["train-net", &data, "--out", &out, "--family", "hex"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no position on a hex board"), "{err}");
+    // A starting network of another family or size.
+    let hex = dir.path().join("hex.net");
+    std::fs::write(&hex, oust::net::BUILT_IN_HEX).unwrap();
+    let (code, _, err) = train(&data, &out, &["--init", &hex.display().to_string()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("the starting network is for hex boards, not square"),
+        "{err}"
+    );
+    assert!(!std::path::Path::new(&out).exists());
+}
+
+#[test]
+fn a_network_file_that_is_missing_damaged_or_of_the_other_family_is_refused_and_the_network_kept() {
+    let dir = TempDir::new("net-files");
+    let good = oust::net::BUILT_IN_HEX.to_vec();
+    let cut = dir.path().join("cut.net");
+    std::fs::write(&cut, &good[..good.len() - 100]).unwrap();
+    let square = dir.path().join("square.net");
+    std::fs::write(&square, oust::net::BUILT_IN_SQUARE).unwrap();
+    let version = dir.path().join("version.net");
+    let text_end = good.windows(5).position(|w| w == b"data\n").unwrap();
+    let mut other = String::from_utf8(good[..text_end].to_vec())
+        .unwrap()
+        .replace("oust-input-1", "oust-input-9");
+    other.push_str("data\n");
+    let mut other = other.into_bytes();
+    other.extend(&good[text_end + 5..]);
+    std::fs::write(&version, other).unwrap();
+    let priors = dir.file("priors.txt", "oust-weights 1\nfeatures oust-placement-1\n");
+    let text = dir.file("text.txt", "hello\n");
+    let cases = [
+        ("missing.net".to_string(), "No such file or directory"),
+        (cut.display().to_string(), "truncated: "),
+        (
+            square.display().to_string(),
+            "a network for square boards, not hex ones",
+        ),
+        (
+            version.display().to_string(),
+            "its inputs are 'oust-input-9', and this engine computes 'oust-input-1'",
+        ),
+        (
+            priors,
+            "a weights file of the learned priors (oust train), not a network",
+        ),
+        (
+            text,
+            "not a network file (it does not start with 'oust-net 1')",
+        ),
+    ];
+    for (file, reason) in &cases {
+        let input = format!("oust-set-param net_hex {file}\noust-get-param net_hex\n");
+        let out = run_binary(&["--size", "hex5"], input.as_bytes());
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.starts_with(&format!("? net_hex: {file}: ")) && stdout.contains(reason),
+            "{file}: {stdout}"
+        );
+        assert!(stdout.ends_with("\n\n= built-in\n\n"), "{stdout}");
+        // At start, the same file stops the engine with the reason.
+        let out = run_binary(&["--set", &format!("net_hex={file}")], b"");
+        assert_ne!(out.status.code(), Some(0));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(reason),
+            "{file}"
+        );
+    }
+    // A good file is taken.
+    let hex = dir.path().join("hex.net");
+    std::fs::write(&hex, &good).unwrap();
+    let input = format!(
+        "oust-set-param net_hex {}\noust-get-param net_hex\n",
+        hex.display()
+    );
+    let out = run_binary(&["--size", "hex5"], input.as_bytes());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("=\n\n= {}\n\n", hex.display())
+    );
+}
+
+/// The shipped networks' moves at a fixed number of visits, one thread and a seed: a change to the networks, the
+/// inputs or the search shows here.
+#[test]
+fn the_shipped_networks_play_these_moves() {
+    let script = "genmove b\ngenmove w\ngenmove b\ngenmove w\n";
+    let mut answers = Vec::new();
+    for size in ["9", "hex5"] {
+        let out = run_binary(
+            &[
+                "--size",
+                size,
+                "--threads",
+                "1",
+                "--playouts",
+                "300",
+                "--seed",
+                "1",
+                "--set",
+                "evaluator=network",
+            ],
+            script.as_bytes(),
+        );
+        answers.push(
+            String::from_utf8_lossy(&out.stdout)
+                .replace("\n\n", " ")
+                .trim()
+                .to_string(),
+        );
+    }
+    assert_eq!(answers, ["= B2 = C4 = D2 = B7", "= B4 = D7 = D4 = F8"]);
+}
+
+/// The network's value agrees with the result of a won position, and its policy covers the legal placements.
+#[test]
+fn the_shipped_networks_evaluate_every_board_of_their_family() {
+    for shape in [
+        Shape::square(5),
+        Shape::square(19),
+        Shape::Rect {
+            width: 7,
+            height: 5,
+        },
+        Shape::Hex { side: 4 },
+        Shape::Hex { side: 9 },
+    ] {
+        let geo = Arc::new(Geometry::new(shape).unwrap());
+        let mut pos = oust::rules::Position::new(geo.clone());
+        pos.play(Move::Place(geo.points().next().unwrap())).unwrap();
+        let net = oust::net::built_in(Family::of(shape));
+        let e = net.evaluate(&pos, None, &mut Scratch::default());
+        assert_eq!(e.policy.len(), geo.len() - 1, "{shape}");
+        assert!((0.0..=1.0).contains(&e.value), "{shape}");
+    }
+}
