@@ -135,9 +135,10 @@ fn every_parameter_reads_back_what_was_set() {
             "player" => "uct-plain",
             "notation" => "ap",
             "pie" => "on",
-            "resign_threshold" | "fpu_reduction" | "solver_share" => "0.5",
+            "resign_threshold" | "fpu_reduction" | "solver_share" | "lambda" => "0.5",
             "priors" => "handmade",
-            "weights" => "built-in",
+            "weights" | "net_square" | "net_hex" => "built-in",
+            "evaluator" => "network",
             _ => "3",
         };
         let out = send(
