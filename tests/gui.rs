@@ -1275,7 +1275,10 @@ fn browser_swap_changes_seats_leaves_nothing_under_the_pointer_and_resign_asks_f
         note.contains("Black (the stone on the board) is now played by you, White by the engine"),
         "{note}"
     );
-    std::fs::write("/tmp/oust-gui-swap.png", b.screenshot()).unwrap();
+    // The swap as the page shows it, for a person to look at: OUST_GUI_SWAP_SCREENSHOT=PATH writes it there.
+    if let Some(path) = std::env::var_os("OUST_GUI_SWAP_SCREENSHOT") {
+        std::fs::write(path, b.screenshot()).unwrap();
+    }
     // White, now the engine, moves; then the human, Black.
     wait_state(
         &gui,
