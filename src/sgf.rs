@@ -581,6 +581,16 @@ pub fn parse_for(text: &str, current: Option<Shape>) -> Result<Record, SgfError>
     record_of(c.main_line(c.games[0]).map(|n| &c.nodes[n].props), current)
 }
 
+/// How much of an SGF collection [`parse`] leaves out: the number of games in it, and the lines of play of its
+/// first game (its variations, the main line included).
+///
+/// # Errors
+/// As [`parse`], for any game of the collection.
+pub fn outline(text: &str) -> Result<(usize, usize), SgfError> {
+    let c = collection(text, false)?;
+    Ok((c.games.len(), c.games.first().map_or(0, |&g| leaves(&c, g))))
+}
+
 /// The record of one line of play: `nodes` from a game's root to the end of the line.
 fn record_of<'n>(
     nodes: impl Iterator<Item = &'n Node>,

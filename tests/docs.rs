@@ -310,6 +310,21 @@ fn no_document_names_a_file_outside_the_repository() {
     );
 }
 
+/// Cargo.toml names no `repository` until the project has a real public home: a published crate would link to a
+/// place that does not exist.
+#[test]
+fn cargo_toml_names_no_repository_that_does_not_exist() {
+    let manifest = read("Cargo.toml");
+    let named: Vec<&str> = manifest
+        .lines()
+        .filter(|l| l.trim_start().starts_with("repository"))
+        .collect();
+    assert!(
+        named.is_empty(),
+        "Cargo.toml names a repository, but the project has no public home yet: {named:?}"
+    );
+}
+
 #[test]
 fn the_link_checker_finds_what_it_should() {
     assert_eq!(

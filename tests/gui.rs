@@ -437,7 +437,8 @@ fn undo_redo_jump_and_resign() {
     assert_eq!(s["status"], "White to move");
     assert_eq!(
         s["note"],
-        "White swapped: the players exchanged colours, and White moves again"
+        "White swapped: the players exchanged colours. Black (the stone on the board) is now played by the one \
+         who swapped, White by the one who placed first, and White moves next"
     );
     assert_eq!(s["swap"], false);
     let (status, e) = post(&gui, "api/play", json!({"move": "swap"}));
@@ -470,7 +471,11 @@ fn engine_plays_watches_and_is_restarted_without_losing_the_game() {
         s["engine"]["fault"].is_string()
     });
     let fault = s["engine"]["fault"].as_str().unwrap();
-    assert!(fault.contains("the engine, asked '"), "{fault}");
+    // Asked for a move, or seen dead while idle.
+    assert!(
+        fault.contains("the engine, asked '") || fault.contains("ended (killed by signal 9)"),
+        "{fault}"
+    );
     assert_eq!(s["to_move"], "white", "the human's move is kept");
     post(&gui, "api/restart", json!({}));
     let s = wait_state(
@@ -634,6 +639,382 @@ fn stop_makes_the_engine_answer_and_hint_and_review_report() {
         (status, e["error"].as_str()),
         (409, Some("a review needs 'playouts', from 1 to 10000000"))
     );
+}
+
+/// The lines of the console, as `DIR TEXT`.
+fn console_lines(gui: &Gui) -> Vec<String> {
+    let console: Value = serde_json::from_str(&get(gui, "api/console").1).unwrap();
+    console["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            format!(
+                "{} {}",
+                l["dir"].as_str().unwrap(),
+                l["text"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn resign_resigns_the_human_and_an_engine_answer_after_the_end_is_dropped() {
+    // The issue's repro: the human (Black) places, then resigns while the engine thinks.
+    let gui = start(Shape::Hex { side: 5 }, [Player::Human, Player::Engine]);
+    post(&gui, "api/players", json!({"seconds": 1.0}));
+    post(&gui, "api/play", json!({"move": "E5"}));
+    wait_state(&gui, Duration::from_secs(10), "the engine to think", |s| {
+        s["engine"]["busy"] == "thinking"
+    });
+    let (status, s) = post(&gui, "api/resign", json!({}));
+    assert_eq!(
+        (status, s["status"].as_str(), s["note"].as_str()),
+        (200, Some("White wins"), Some("Black resigned")),
+        "Resign resigns the human who clicked it, not the engine to move"
+    );
+    // The engine's answer arrives after the end: it is dropped, and the console says so.
+    let until = Instant::now() + Duration::from_secs(20);
+    while !console_lines(&gui)
+        .iter()
+        .any(|l| l.contains("came after the game ended: dropped"))
+    {
+        assert!(Instant::now() < until, "{:?}", console_lines(&gui));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let s = state(&gui);
+    assert_eq!(
+        (s["moves"].as_u64(), s["over"].as_bool()),
+        (Some(1), Some(true))
+    );
+    let saved = get(&gui, "api/sgf").1;
+    assert!(
+        saved.contains("RE[W+Resign]") && saved.contains(";B[") && !saved.contains(";W["),
+        "a move after the result: {saved}"
+    );
+    assert_eq!(post(&gui, "api/resign", json!({})).0, 409);
+    // Between two engines no one asked to resign: refused, with the reason.
+    post(
+        &gui,
+        "api/new",
+        json!({"board": "5", "black": "engine", "white": "engine"}),
+    );
+    post(&gui, "api/pause", json!({"paused": true}));
+    let (status, e) = post(&gui, "api/resign", json!({}));
+    assert_eq!(status, 409);
+    assert!(
+        e["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("both colours are played by the engine"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_swap_exchanges_the_seats_and_the_right_side_moves_next() {
+    let gui = start(Shape::Hex { side: 4 }, [Player::Human, Player::Human]);
+    // The engine places first; the human, White, swaps: the human now plays Black, the engine White, which moves.
+    post(
+        &gui,
+        "api/new",
+        json!({"board": "hex4", "pie": "on", "black": "engine", "white": "human"}),
+    );
+    wait_state(
+        &gui,
+        Duration::from_secs(20),
+        "the engine's first stone",
+        |s| s["moves"] == 1 && s["swap"] == true,
+    );
+    let (status, s) = post(&gui, "api/play", json!({"move": "swap"}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(
+        s["players"],
+        json!({"black": "human", "white": "engine"}),
+        "the seats change with the swap"
+    );
+    assert_eq!(
+        (s["to_move"].as_str(), s["swapped"].as_bool()),
+        (Some("white"), Some(true))
+    );
+    assert_eq!(
+        s["note"],
+        "White swapped: the players exchanged colours. Black (the stone on the board) is now played by you, White \
+         by the engine, and White moves next"
+    );
+    // White, now the engine, moves next; then the human, as Black.
+    let s = wait_state(
+        &gui,
+        Duration::from_secs(20),
+        "the engine's move as White",
+        |s| s["moves"].as_u64() >= Some(3) && s["engine"]["busy"] != "thinking",
+    );
+    assert_eq!(s["turns"][2]["color"], "white");
+    assert_eq!(s["to_move"], "black");
+    assert!(
+        !s["legal"].as_array().unwrap().is_empty(),
+        "the human is asked to move"
+    );
+    // Undoing the turn goes back to the human's turn before the swap, and the seats go back with it.
+    let (_, s) = post(&gui, "api/undo", json!({"unit": "turn"}));
+    assert_eq!(s["moves"], 1, "{s}");
+    assert_eq!(s["players"], json!({"black": "engine", "white": "human"}));
+    assert_eq!(s["swap"], true);
+}
+
+#[test]
+fn a_loaded_record_opens_for_review_with_its_names_and_says_what_was_left_out() {
+    let gui = start(Shape::Hex { side: 7 }, [Player::Human, Player::Engine]);
+    // A hex-7 record of 3 placements, White to move, with its players' names.
+    let geo = std::sync::Arc::new(Geometry::hex(7).unwrap());
+    let mut game = oust::rules::Game::new(geo.clone());
+    for v in ["G7", "A1", "M13"] {
+        let c = game.position().to_move();
+        game.play(c, notation::parse_move(&geo, v).unwrap())
+            .unwrap();
+    }
+    let info = sgf::GameInfo {
+        black: Some("Alice".into()),
+        white: Some("Bob".into()),
+        ..sgf::GameInfo::default()
+    };
+    let text = sgf::write(&game, &info);
+    let (status, s) = post(&gui, "api/load", json!({"name": "three.sgf", "text": text}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(
+        s["notice"],
+        "loaded three.sgf: 3 moves, White to move; open for review: nobody moves until you choose who plays on"
+    );
+    assert_eq!(s["review"], true);
+    assert_eq!(s["names"], json!({"black": "Alice", "white": "Bob"}));
+    assert_eq!(s["legal"], json!([]), "no one is asked to move");
+    // The engine plays White, but adds nothing to a record under review; nor does a click.
+    std::thread::sleep(Duration::from_millis(1200));
+    assert_eq!(
+        state(&gui)["moves"],
+        3,
+        "the engine added a move to the loaded record"
+    );
+    let (status, e) = post(&gui, "api/play", json!({"move": "B2"}));
+    assert_eq!(status, 409);
+    assert!(
+        e["error"].as_str().unwrap().contains("open for review"),
+        "{e}"
+    );
+    let saved = get(&gui, "api/sgf").1;
+    assert!(
+        saved.contains("PB[Alice]") && saved.contains("PW[Bob]"),
+        "{saved}"
+    );
+    // The user chooses who plays on: the engine as White, which then moves.
+    let (_, s) = post(
+        &gui,
+        "api/players",
+        json!({"black": "human", "white": "engine"}),
+    );
+    assert_eq!(s["review"], false);
+    wait_state(
+        &gui,
+        Duration::from_secs(20),
+        "the engine to play on",
+        |s| s["moves"] == 4 && s["engine"]["busy"] != "thinking",
+    );
+    // A collection of two games, and a game with variations: what was left out is said plainly.
+    let (status, s) = post(
+        &gui,
+        "api/load",
+        json!({"name": "two.sgf", "text": "(;GM[1]SZ[5];B[cc];W[aa])(;GM[1]SZ[5];B[bb])"}),
+    );
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(
+        s["notice"],
+        "loaded two.sgf: 2 moves, Black to move; open for review: nobody moves until you choose who plays on; \
+         the file holds 2 games: only the first was loaded, the other was left out"
+    );
+    let (status, s) = post(
+        &gui,
+        "api/load",
+        json!({"name": "lines.sgf", "text": "(;GM[1]SZ[5];B[cc](;W[aa])(;W[ee];B[ab])(;W[ea]))"}),
+    );
+    assert_eq!(status, 200, "{s}");
+    assert!(
+        s["notice"].as_str().unwrap().ends_with(
+            "; its first game has 3 lines of play: only the main line was loaded, 2 variations were left out"
+        ),
+        "{s}"
+    );
+    assert_eq!(s["moves"], 2);
+}
+
+#[test]
+fn a_new_game_or_a_loaded_record_clears_the_review() {
+    let gui = start(Shape::square(5), [Player::Human, Player::Human]);
+    let reviewed = |gui: &Gui| {
+        for m in ["C3", "A1"] {
+            post(gui, "api/play", json!({"move": m}));
+        }
+        post(gui, "api/review", json!({"playouts": 20}));
+        wait_state(gui, Duration::from_secs(20), "the review", |s| {
+            s["analysis"]["review"]["total"].is_u64()
+                && s["analysis"]["review"]["done"] == s["analysis"]["review"]["total"]
+        });
+    };
+    reviewed(&gui);
+    let (status, s) = post(
+        &gui,
+        "api/load",
+        json!({"name": "other.sgf", "text": "(;GM[1]SZ[5];B[ee])"}),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(
+        s["analysis"]["review"],
+        Value::Null,
+        "a stale review after a load"
+    );
+    post(
+        &gui,
+        "api/players",
+        json!({"black": "human", "white": "human"}),
+    );
+    post(&gui, "api/new", json!({"board": "5"}));
+    reviewed(&gui);
+    let (_, s) = post(&gui, "api/new", json!({"board": "5"}));
+    assert_eq!(
+        s["analysis"]["review"],
+        Value::Null,
+        "a stale review after a new game"
+    );
+}
+
+#[test]
+fn console_moves_go_through_the_pages_game_and_commands_that_would_change_the_engines_are_refused()
+{
+    let gui = start(Shape::square(5), [Player::Human, Player::Human]);
+    let (status, s) = post(&gui, "api/console", json!({"line": "play b C3"}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(
+        (s["moves"].as_u64(), s["last"].as_str()),
+        (Some(1), Some("C3"))
+    );
+    let refused = |line: &str| {
+        let (status, e) = post(&gui, "api/console", json!({"line": line}));
+        assert_eq!(status, 409, "{line}: {e}");
+        e["error"].as_str().unwrap().to_string()
+    };
+    assert_eq!(
+        refused("play b A1"),
+        "it is white's turn in the page's game, not black's"
+    );
+    assert_eq!(
+        refused("play w C3"),
+        "illegal move: C3 is occupied by a black stone"
+    );
+    assert_eq!(
+        refused("boardsize 7"),
+        "boardsize is not sent to the engine: it would change the engine's board, not the page's: use New game…"
+    );
+    assert!(refused("genmove w").starts_with("genmove is not sent to the engine"));
+    assert!(refused("2 clear_board").starts_with("clear_board is not sent to the engine"));
+    assert_eq!(state(&gui)["moves"], 1);
+    let (status, s) = post(&gui, "api/console", json!({"line": "white A1"}));
+    assert_eq!((status, s["moves"].as_u64()), (200, Some(2)));
+    let (status, s) = post(&gui, "api/console", json!({"line": "undo"}));
+    assert_eq!((status, s["moves"].as_u64()), (200, Some(1)));
+    let lines = console_lines(&gui);
+    for want in [
+        "> play b C3",
+        "! 'play b C3' was played on the page's game",
+        "? it is white's turn in the page's game, not black's",
+    ] {
+        assert!(lines.iter().any(|l| l == want), "{want}: {lines:?}");
+    }
+    // The engine follows the page's game: asked for a move, it plays on the board the page shows.
+    post(&gui, "api/engine-move", json!({}));
+    let s = wait_state(&gui, Duration::from_secs(20), "the engine's move", |s| {
+        s["moves"] == 2 && s["engine"]["busy"] != "thinking"
+    });
+    assert_eq!(s["turns"][0]["gtp"], "C3");
+}
+
+/// The processes whose parent is `pid`, from /proc.
+fn children(pid: u64) -> Vec<u64> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // `PID (COMM) STATE PPID ...`: the command may hold spaces, so read after its closing parenthesis.
+        let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 1..]
+            .split_whitespace()
+            .collect();
+        if fields.get(1).and_then(|p| p.parse::<u64>().ok()) == Some(pid) {
+            out.push(entry.file_name().to_string_lossy().parse().unwrap_or(0));
+        }
+    }
+    out
+}
+
+/// True while `pid` runs (a zombie has ended).
+fn running(pid: u64) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+        !matches!(
+            s[s.rfind(')').unwrap() + 1..].split_whitespace().next(),
+            Some("Z" | "X")
+        )
+    })
+}
+
+#[test]
+fn a_killed_engine_wrapper_takes_the_engine_down_and_the_page_says_so() {
+    // A wrapper shell that stays between the server and the engine (`; exit` keeps `sh -c` from exec'ing it).
+    let gui = Gui::start(&Options {
+        game: NewGame {
+            board: Shape::square(5),
+            players: [Player::Human, Player::Human],
+            pie: false,
+            strength: Strength::Playouts(150),
+        },
+        engine: format!("{}; exit", engine()),
+        port: 0,
+    })
+    .expect("the gui starts");
+    let pid = state(&gui)["engine"]["pid"].as_u64().unwrap();
+    let until = Instant::now() + Duration::from_secs(5);
+    let engine_pid = loop {
+        if let Some(&c) = children(pid).first() {
+            break c;
+        }
+        assert!(Instant::now() < until, "the wrapper started no engine");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    // Kill the wrapper alone, not its group.
+    std::process::Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap();
+    let s = wait_state(&gui, Duration::from_secs(10), "the fault", |s| {
+        s["engine"]["fault"].is_string()
+    });
+    let fault = s["engine"]["fault"].as_str().unwrap();
+    assert!(
+        fault.starts_with(&format!(
+            "the engine's process (pid {pid}) ended (killed by signal 9); its process group was killed with it"
+        )),
+        "{fault}"
+    );
+    let until = Instant::now() + Duration::from_secs(5);
+    while running(engine_pid) {
+        assert!(
+            Instant::now() < until,
+            "the engine {engine_pid} runs on as an orphan"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Restart brings the engine back.
+    post(&gui, "api/restart", json!({}));
+    wait_state(&gui, Duration::from_secs(20), "the restart", |s| {
+        s["engine"]["fault"].is_null() && s["engine"]["pid"].as_u64() != Some(pid)
+    });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -841,6 +1222,110 @@ fn browser_illegal_click_changes_nothing_and_shows_the_reason() {
     );
 }
 
+#[test]
+fn browser_swap_changes_seats_leaves_nothing_under_the_pointer_and_resign_asks_first() {
+    let _lock = browser_or_skip!(
+        "browser_swap_changes_seats_leaves_nothing_under_the_pointer_and_resign_asks_first"
+    );
+    let gui = start(Shape::Hex { side: 5 }, [Player::Human, Player::Human]);
+    let b = Browser::start(1100, 800);
+    b.go(&format!(
+        "{}?board=hex5&black=engine&white=human&pie=on",
+        gui.url()
+    ));
+    wait_state(
+        &gui,
+        Duration::from_secs(20),
+        "the engine's first stone",
+        |s| s["board"] == "hex5" && s["moves"] == 1 && s["swap"] == true,
+    );
+    // The engine thinks a while as White after the swap, so that the page can be looked at meanwhile.
+    post(&gui, "api/players", json!({"seconds": 1.5}));
+    wait_drawn(&b, &gui);
+    let at = b.js(
+        "const e = document.querySelector('[data-action=swap]'); const r = e.getBoundingClientRect();
+         return [r.x + r.width / 2, r.y + r.height / 2, getComputedStyle(e).visibility];",
+        json!([]),
+    );
+    assert_eq!(at[2], "visible", "Swap is offered");
+    b.click("[data-action=swap]");
+    wait_state(&gui, Duration::from_secs(10), "the swap", |s| {
+        s["moves"].as_u64() >= Some(2)
+    });
+    wait_drawn(&b, &gui);
+    // Where Swap was, no button now stands under the pointer (Resign least of all).
+    let under = b.js(
+        "const e = document.elementFromPoint(arguments[0], arguments[1]); const b = e && e.closest('button');
+         return b ? (b.dataset.action || b.id) : null;",
+        json!([at[0], at[1]]),
+    );
+    assert_eq!(
+        under,
+        Value::Null,
+        "a button took Swap's place under the pointer"
+    );
+    // The seats changed, and the page says who is who.
+    let players = b.text("#players");
+    assert!(
+        players.starts_with("Black: you · White: engine · seats swapped"),
+        "{players}"
+    );
+    let note = b.text("[data-role=note]");
+    assert!(
+        note.contains("Black (the stone on the board) is now played by you, White by the engine"),
+        "{note}"
+    );
+    // The swap as the page shows it, for a person to look at: OUST_GUI_SWAP_SCREENSHOT=PATH writes it there.
+    if let Some(path) = std::env::var_os("OUST_GUI_SWAP_SCREENSHOT") {
+        std::fs::write(path, b.screenshot()).unwrap();
+    }
+    // White, now the engine, moves; then the human, Black.
+    wait_state(
+        &gui,
+        Duration::from_secs(20),
+        "the engine's move as White",
+        |s| {
+            s["moves"].as_u64() >= Some(3)
+                && s["to_move"] == "black"
+                && s["engine"]["busy"] != "thinking"
+        },
+    );
+    wait_drawn(&b, &gui);
+    // Resign asks first; "Keep playing" changes nothing; confirmed, it resigns the human (Black).
+    b.click("[data-action=resign]");
+    b.wait_for(
+        "return document.getElementById('resign-dialog').open;",
+        json!([]),
+        Duration::from_secs(5),
+        "the confirmation",
+    );
+    assert_eq!(b.text("#resign-text"), "Resign as Black (you)? White wins.");
+    b.click("#resign-cancel");
+    b.wait_for(
+        "return !document.getElementById('resign-dialog').open;",
+        json!([]),
+        Duration::from_secs(5),
+        "the dialog to close",
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(state(&gui)["over"], false, "Keep playing resigned");
+    b.click("[data-action=resign]");
+    b.wait_for(
+        "return document.getElementById('resign-dialog').open;",
+        json!([]),
+        Duration::from_secs(5),
+        "the confirmation",
+    );
+    b.click("#resign-ok");
+    let s = wait_state(&gui, Duration::from_secs(10), "the resignation", |s| {
+        s["over"] == true
+    });
+    assert_eq!(
+        (s["status"].as_str(), s["note"].as_str()),
+        (Some("White wins"), Some("Black resigned"))
+    );
+}
+
 /// A 9x9 game (found by random play) with captures that give extra turns (two of them after move 50), and a
 /// forced pass at move 88.
 const NINE_GAME: &str = "J7 A9 G6 C7 C2 G1 B6 E4 F4 H2 D3 J5 H1 H7 B9 G7 H4 D8 E9 H8 E1 A1 A3 D1 F2 A4 A5 F1 J8 D2 \
@@ -1015,6 +1500,27 @@ fn browser_records_load_step_save_and_a_broken_upload_is_refused() {
         "the loaded record",
     );
     check_board(&b, game.position());
+    // The page says what was loaded, and offers who plays on; nobody moves meanwhile.
+    b.wait_for(
+        "return document.querySelector('[data-role=message]').textContent.startsWith('loaded hex5.sgf');",
+        json!([]),
+        Duration::from_secs(5),
+        "the loaded message",
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        b.text("[data-role=message]")
+            .starts_with("loaded hex5.sgf: 4 moves"),
+        "{}",
+        b.text("[data-role=message]")
+    );
+    assert_eq!(
+        b.js(
+            "return document.querySelector('[data-role=play-on]').hidden;",
+            json!([])
+        ),
+        json!(false)
+    );
     // Step back and forth with the arrow keys; every board shown is the rules' position.
     let mut positions = vec![game.position().clone()];
     let mut g = game.clone();

@@ -23,23 +23,34 @@ async function post(path, args = {}) {
   try { body = await r.json(); } catch (e) { body = { error: `the server answered ${r.status}` }; }
   if (r.ok) { await apply(body); return { ok: true, body }; }
   if (body.state) await apply(body.state);
-  showMessage(body.error || `the server answered ${r.status}`);
+  showMessage(body.error || `the server answered ${r.status}`, true);
   return { ok: false, body };
 }
 
-function showMessage(text) {
+// A refusal shows in red; a notice (what a loaded record holds) does not.
+function showMessage(text, error = false) {
   $("message").textContent = text || "";
+  $("message").classList.toggle("error", !!error);
 }
 
 function humanToMove(s) {
-  return !s.over && s.players[s.to_move] === "human" && s.moves === s.total;
+  return !s.over && !s.review && s.players[s.to_move] === "human" && s.moves === s.total;
+}
+
+// Who plays a colour, as the status says it: "you" against the engine, the record's name under review.
+function seat(s, c) {
+  const humans = ["black", "white"].filter((k) => s.players[k] === "human").length;
+  const name = s.names && s.names[c];
+  if (s.review) return name || "unnamed";
+  const who = s.players[c] === "engine" ? "engine" : humans === 1 ? "you" : "human";
+  return who + (name ? ` (${name} in the record)` : "");
 }
 
 async function onCellClick(v) {
   const s = ui.state;
   if (!s) return;
-  if (s.over) { showMessage("the game is over"); return; }
-  if (s.players[s.to_move] !== "human") { showMessage(`${s.to_move} is played by the engine`); return; }
+  if (s.over) { showMessage("the game is over", true); return; }
+  if (!s.review && s.players[s.to_move] !== "human") { showMessage(`${s.to_move} is played by the engine`, true); return; }
   ui.clickAt = performance.now();
   const r = await post("/api/play", { move: v });
   const ms = performance.now() - ui.clickAt;
@@ -99,16 +110,19 @@ async function draw(s) {
   if (!s.over && s.engine.busy === "thinking") status += " (the engine is thinking…)";
   $("status").textContent = status;
   $("note").textContent = s.note;
-  if (!ui.clickAt) showMessage(s.refusal || "");
-  $("players").textContent = `Black: ${s.players.black} · White: ${s.players.white}` +
+  if (!ui.clickAt) showMessage(s.refusal || s.notice || "", !!s.refusal);
+  $("players").textContent = `Black: ${seat(s, "black")} · White: ${seat(s, "white")}` +
+    (s.review ? " · open for review" : "") + (s.swapped ? " · seats swapped" : "") +
     (s.pie ? " · pie rule" : "") + ` · ${s.board}` + (s.source ? ` · ${s.source}` : "");
+  $("play-on").hidden = !s.review;
   $("engine-name").textContent = `engine: ${s.engine.name}` + (s.engine.busy ? ` (${s.engine.busy})` : "");
   // Buttons.
   const both = s.players.black === "engine" && s.players.white === "engine";
   $("watch").hidden = !both;
   document.querySelector('[data-action="pause"]').textContent = s.paused ? "Resume" : "Pause";
   if (document.activeElement !== $("pace")) $("pace").value = s.pace_ms;
-  document.querySelector('[data-action="swap"]').hidden = !(s.swap && s.players[s.to_move] === "human" && s.moves === s.total);
+  // Swap keeps its place when it goes (visibility, not display), so that no other button moves under the pointer.
+  document.querySelector('[data-action="swap"]').classList.toggle("gone", !(s.swap && humanToMove(s)));
   document.querySelector('[data-action="stop"]').hidden = s.engine.busy !== "thinking";
   // Fault banner.
   $("banner").hidden = !s.engine.fault;
@@ -184,7 +198,7 @@ function drawReview(s) {
   const g = $("graph");
   g.toggleAttribute("hidden", !r);
   $("graph-caption").hidden = !r || r.done < r.total;
-  if (!r) return;
+  if (!r) { g.replaceChildren(); g.dataset.key = ""; g.onclick = null; return; }
   $("review-bar").value = r.done / r.total;
   $("review-text").textContent = `${r.done} of ${r.total} positions` + (r.eta_s != null && r.done < r.total ? `, about ${r.eta_s} s left` : "");
   const W = g.clientWidth || 300, H = 130, pad = 8;
@@ -228,8 +242,8 @@ async function refreshConsole() {
 
 // Records: file picker, drag and drop, paste.
 async function loadText(text, name) {
-  const r = await post("/api/load", { text, name });
-  if (r.ok) showMessage(`loaded ${name}`);
+  // The server's notice says what was loaded, and what was left out.
+  await post("/api/load", { text, name });
 }
 $("file").addEventListener("change", async (ev) => {
   const f = ev.target.files[0];
@@ -257,7 +271,7 @@ const actions = {
   "redo-move": () => post("/api/redo", { unit: "move" }),
   "redo-turn": () => post("/api/redo", { unit: "turn" }),
   "swap": () => post("/api/play", { move: "swap" }),
-  "resign": () => post("/api/resign"),
+  "resign": () => askResign(),
   "engine-move": () => post("/api/engine-move"),
   "stop": () => post("/api/stop"),
   "pause": () => post("/api/pause", { paused: !ui.state.paused }),
@@ -270,6 +284,24 @@ const actions = {
 document.addEventListener("click", (ev) => {
   const b = ev.target.closest("[data-action]");
   if (b && actions[b.dataset.action]) actions[b.dataset.action]();
+  const p = ev.target.closest("[data-play-on]");
+  if (p) { const [black, white] = p.dataset.playOn.split(","); post("/api/players", { black, white }); }
+});
+
+// Resign asks first. It resigns for the human: the one human against the engine, the side to move between two.
+function askResign() {
+  const s = ui.state;
+  if (!s) return;
+  const humans = ["black", "white"].filter((c) => s.players[c] === "human");
+  if (s.over || s.review || humans.length === 0) { post("/api/resign"); return; }
+  const c = humans.length === 1 ? humans[0] : s.to_move;
+  const other = c === "black" ? "white" : "black";
+  $("resign-text").textContent = `Resign as ${cap(c)}${humans.length === 1 ? " (you)" : ""}? ${cap(other)} wins.`;
+  $("resign-dialog").showModal();
+}
+$("resign-dialog").addEventListener("close", () => {
+  if ($("resign-dialog").returnValue === "resign") post("/api/resign");
+  $("resign-dialog").returnValue = "";
 });
 $("pace").addEventListener("change", () => post("/api/pace", { ms: Number($("pace").value) }));
 $("analysis").addEventListener("change", () => post("/api/analysis", { on: $("analysis").checked }));

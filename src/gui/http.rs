@@ -11,11 +11,11 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tiny_http::{Header, Method, Request as HttpRequest, Response, Server};
 
-use crate::rules::Shape;
+use crate::rules::{Color, Shape};
 
 use super::board;
 use super::session::{NewGame, Player, Session, Strength};
-use super::{Hub, Request};
+use super::{Hub, Request, Shared};
 
 /// Largest request body read, in bytes: records are small.
 const MAX_BODY: u64 = 4 * 1024 * 1024;
@@ -256,16 +256,14 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
             let current = current_game(&s.session);
             new_game(args, &current).and_then(|g| {
                 s.session = Session::new(&g)?;
-                s.analysis.entries = None;
-                s.analysis.hint = None;
-                s.analysis.review = None;
+                s.clear_views();
                 Ok(())
             })
         }
         "/api/players" => {
             let current = current_game(&s.session);
             new_game(args, &current).map(|g| {
-                s.session.players = g.players;
+                s.session.play_on(g.players);
                 s.session.strength = g.strength;
             })
         }
@@ -296,21 +294,18 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
             }
             None => Err("the request needs 'moves', a number".to_string()),
         },
-        "/api/resign" => {
-            if s.session.over() {
-                Err("the game is over".to_string())
-            } else {
-                let c = s.session.game.position().to_move();
-                s.session.resigned = Some(c);
-                Ok(())
-            }
-        }
+        "/api/resign" => resign(&mut s.session),
         "/api/load" => {
             let name = args["name"].as_str().unwrap_or("the record").to_string();
-            text(args, "text").and_then(|t| s.session.load(t, &name))
+            text(args, "text").and_then(|t| {
+                s.session.load(t, &name)?;
+                s.clear_views();
+                Ok(())
+            })
         }
         "/api/engine-move" => {
             // Play on from here: forget the moves taken back and let the engine move for the side to move.
+            s.session.review = false;
             s.session.redo.clear();
             s.session.pass_if_forced();
             let c = s.session.game.position().to_move();
@@ -374,8 +369,7 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
             if l.is_empty() || l.contains('\n') || l.len() > 4096 {
                 Err("a console command is one line of at most 4096 bytes".to_string())
             } else {
-                s.requests.push_back(Request::Console(l.to_string()));
-                Ok(())
+                console(&mut s, l)
             }
         }),
         _ => {
@@ -404,6 +398,145 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
             json_response(409, &json!({"error": e, "state": state}))
         }
     }
+}
+
+/// Resigns for the human who asked: the one human against the engine, or the side to move between two humans.
+/// Between two engines no one asked, and it is refused.
+fn resign(session: &mut Session) -> Result<(), String> {
+    if session.over() {
+        return Err("the game is over".to_string());
+    }
+    if session.review {
+        return Err(
+            "this record is open for review: no one plays it until you choose who plays on"
+                .to_string(),
+        );
+    }
+    let humans: Vec<Color> = [Color::Black, Color::White]
+        .into_iter()
+        .filter(|c| session.players[c.index()] == Player::Human)
+        .collect();
+    let color = match humans[..] {
+        [] => {
+            return Err(
+                "both colours are played by the engine: there is no one to resign for (Pause stops their play)"
+                    .to_string(),
+            );
+        }
+        [c] => c,
+        _ => session.game.position().to_move(),
+    };
+    session.resigned = Some(color);
+    session.notice = None;
+    Ok(())
+}
+
+/// Why the console refuses a command that would change the engine's game behind the page's back, or `None` for
+/// a command it sends to the engine.
+fn console_refusal(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "genmove" | "genmove_black" | "genmove_white" | "kgs-genmove_cleanup" => {
+            "it would make the engine move outside the page's game: use Engine move"
+        }
+        "boardsize"
+        | "size"
+        | "rectangular_boardsize"
+        | "oust-board"
+        | "clear_board"
+        | "new"
+        | "clear" => "it would change the engine's board, not the page's: use New game…",
+        "loadsgf" | "load" | "loadap" => {
+            "it would load a record outside the page's game: use Records"
+        }
+        "oust-setup" => {
+            "it would set up a position outside the page's game: load a record in Records"
+        }
+        "quit" | "exit" | "bye" | "q" => {
+            "it would end the engine: use Restart engine to start it again"
+        }
+        _ => return None,
+    })
+}
+
+/// A line typed into the console. Moves (`play`, `black`, `white`, `move`) and `undo` go through the page's game,
+/// as a click and the undo button do; commands that would change the engine's game outside it are refused with the
+/// reason; everything else is sent to the engine.
+fn console(s: &mut Shared, line: &str) -> Result<(), String> {
+    let mut words = line.split_whitespace().peekable();
+    // A GTP command may start with a numeric id.
+    words.next_if(|w| w.bytes().all(|b| b.is_ascii_digit()));
+    let name = words.next().unwrap_or("");
+    let args: Vec<&str> = words.collect();
+    let result = match name {
+        "play" | "black" | "white" | "move" => console_play(&mut s.session, name, &args),
+        "undo" if args.is_empty() => {
+            if s.session.undo(false) {
+                Ok(())
+            } else {
+                Err("cannot undo: no move to take back".to_string())
+            }
+        }
+        _ => match console_refusal(name) {
+            Some(why) => Err(format!("{name} is not sent to the engine: {why}")),
+            None => {
+                s.requests.push_back(Request::Console(line.to_string()));
+                return Ok(());
+            }
+        },
+    };
+    s.console(">", line);
+    match &result {
+        Ok(()) => {
+            s.console("!", &format!("'{line}' was played on the page's game"));
+            s.console("=", "");
+        }
+        Err(e) => s.console("?", e),
+    }
+    result
+}
+
+/// `play COLOUR MOVE` (or `black MOVE`, `white MOVE`, `move MOVE`) from the console, on the page's game: for a
+/// human side to move only, as a click.
+fn console_play(session: &mut Session, name: &str, args: &[&str]) -> Result<(), String> {
+    let to_move = session.game.position().to_move();
+    let (color, mv) = match (name, args) {
+        ("play", [c, mv]) => (Some(*c), *mv),
+        ("black", [mv]) => (Some("b"), *mv),
+        ("white", [mv]) => (Some("w"), *mv),
+        ("move", [mv]) => (None, *mv),
+        _ => {
+            return Err(format!(
+                "syntax error: {} (the console plays a move on the page's game)",
+                if name == "play" {
+                    "play takes a colour and a move, such as 'play b D4'"
+                } else {
+                    "one move, such as D4"
+                }
+            ));
+        }
+    };
+    if let Some(c) = color {
+        let c = match c.to_ascii_lowercase().as_str() {
+            "b" | "black" => Color::Black,
+            "w" | "white" => Color::White,
+            _ => {
+                return Err(format!(
+                    "syntax error: expected a colour (b or w), got '{c}'"
+                ));
+            }
+        };
+        if c != to_move {
+            return Err(format!(
+                "it is {to_move}'s turn in the page's game, not {c}'s"
+            ));
+        }
+    }
+    if session.players[to_move.index()] == Player::Engine && !session.over() {
+        return Err(format!(
+            "{to_move} is played by the engine: the console plays a human's move (Engine move lets the engine play)"
+        ));
+    }
+    session.play_text(mv)
 }
 
 /// The event stream: the whole state at each change (at most every 40 ms), and a comment every 15 s to find

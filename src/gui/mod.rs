@@ -106,6 +106,15 @@ impl Shared {
         self.version += 1;
     }
 
+    /// Forgets what was shown of the game before: the analysis, the hint and the review (with a review asked for).
+    /// Every new game and every loaded record starts without them.
+    pub fn clear_views(&mut self) {
+        self.analysis.entries = None;
+        self.analysis.hint = None;
+        self.analysis.review = None;
+        self.analysis.review_request = None;
+    }
+
     /// Adds a console line: `dir` is `>` for a command, `=`/`?` for a response, `!` for the server's own notes.
     pub fn console(&mut self, dir: &str, text: &str) {
         if self.console.len() == CONSOLE_LINES {

@@ -93,6 +93,23 @@ pub struct Session {
     pub refusal: Option<String>,
     /// Where the game came from, for the page (a loaded record's name).
     pub source: Option<String>,
+    /// A message for the page that is not a refusal: what a loaded record holds, and what was left out of it.
+    pub notice: Option<String>,
+    /// The players' names of a loaded record (its `PB` and `PW`, or Abstract Play's players), kept in the saved SGF.
+    pub names: [Option<String>; 2],
+    /// A loaded record open for review: nobody moves (neither a click nor the engine) until the user chooses who
+    /// plays on ([`Session::play_on`]).
+    pub review: bool,
+    /// True when [`Session::players`] holds the seats exchanged by a swap of the record played so far (rule 9):
+    /// every change of the game keeps the seats in step with the record.
+    seats_swapped: bool,
+}
+
+/// A colour's name with a capital, as the status line writes it.
+fn cap(c: Color) -> String {
+    let mut s = c.name().to_string();
+    s[..1].make_ascii_uppercase();
+    s
 }
 
 /// The stones of `before` that are gone in `after`.
@@ -122,7 +139,33 @@ impl Session {
             resigned: None,
             refusal: None,
             source: None,
+            notice: None,
+            names: [None, None],
+            review: false,
+            seats_swapped: false,
         })
+    }
+
+    /// True when the moves played so far hold the pie rule's swap.
+    fn swapped(&self) -> bool {
+        self.game.records().iter().any(|r| r.mv == Move::Swap)
+    }
+
+    /// Keeps the seats in step with the record: a swap played exchanges who plays Black and White (rule 9: the
+    /// swapper owns the black stone, and White, now played by the one who placed it, moves next); a swap taken
+    /// back exchanges them again.
+    fn sync_seats(&mut self) {
+        let swapped = self.swapped();
+        if swapped != self.seats_swapped {
+            self.players.swap(0, 1);
+            self.seats_swapped = swapped;
+        }
+    }
+
+    /// Ends the review of a loaded record: `players` play on from the position shown.
+    pub fn play_on(&mut self, players: [Player; 2]) {
+        self.players = players;
+        self.review = false;
     }
 
     /// The geometry.
@@ -146,9 +189,6 @@ impl Session {
     /// # Errors
     /// The engine's wording of the refusal (`illegal move: ...`), or a syntax message; nothing changes then.
     pub fn play_text(&mut self, text: &str) -> Result<(), String> {
-        if let Some(c) = self.resigned {
-            return Err(format!("the game is over: {c} resigned"));
-        }
         let geo = self.geometry().clone();
         let mv = notation::parse_move(&geo, text.trim()).map_err(|e| match e {
             notation::MoveTextError::OffBoard(e) => GtpError::Illegal(e).to_string(),
@@ -162,6 +202,15 @@ impl Session {
     /// # Errors
     /// As [`Session::play_text`].
     pub fn play(&mut self, mv: Move) -> Result<(), String> {
+        if let Some(c) = self.resigned {
+            return Err(format!("the game is over: {c} resigned"));
+        }
+        if self.review {
+            return Err(
+                "this record is open for review: choose who plays on (Play on) before placing"
+                    .to_string(),
+            );
+        }
         let color = self.game.position().to_move();
         self.game
             .play(color, mv)
@@ -172,7 +221,9 @@ impl Session {
             self.redo.clear();
         }
         self.refusal = None;
+        self.notice = None;
         self.pass_if_forced();
+        self.sync_seats();
         Ok(())
     }
 
@@ -219,6 +270,7 @@ impl Session {
             }
         }
         self.refusal = None;
+        self.sync_seats();
         true
     }
 
@@ -244,6 +296,7 @@ impl Session {
             }
         }
         self.refusal = None;
+        self.sync_seats();
         true
     }
 
@@ -266,6 +319,7 @@ impl Session {
         }
         self.resigned = None;
         self.refusal = None;
+        self.sync_seats();
     }
 
     /// Replaces the game by a loaded record: SGF (with oust's hexhex property), an Abstract Play JSON record or an
@@ -275,10 +329,44 @@ impl Session {
     /// The reader's message (the move number and why); the game is then unchanged.
     pub fn load(&mut self, text: &str, name: &str) -> Result<(), String> {
         let trimmed = text.trim_start();
-        let game = if trimmed.starts_with('(') {
+        let mut left_out = Vec::new();
+        let (game, names) = if trimmed.starts_with('(') {
             let record = sgf::parse_for(text, Some(self.geometry().shape()))
                 .map_err(|e| format!("{name}: {e}"))?;
-            sgf::replay(&record, None).map_err(|e| format!("{name}: {e}"))?
+            let game = sgf::replay(&record, None).map_err(|e| format!("{name}: {e}"))?;
+            match sgf::outline(text) {
+                Ok((games, lines)) => {
+                    if lines > 1 {
+                        left_out.push(format!(
+                            "its first game has {lines} lines of play: only the main line was loaded, {} \
+                             variation{} left out",
+                            lines - 1,
+                            if lines == 2 { " was" } else { "s were" }
+                        ));
+                    }
+                    if games > 1 {
+                        left_out.push(format!(
+                            "the file holds {games} games: only the first was loaded, the other {} left out",
+                            if games == 2 {
+                                "was".to_string()
+                            } else {
+                                format!("{} were", games - 1)
+                            }
+                        ));
+                    }
+                }
+                Err(e) => left_out.push(format!(
+                    "only the first game was loaded: the rest of the file cannot be read ({e})"
+                )),
+            }
+            let name_of = |key: &str| {
+                record
+                    .get(key)
+                    .map(str::trim)
+                    .filter(|n| !n.is_empty())
+                    .map(String::from)
+            };
+            (game, [name_of("PB"), name_of("PW")])
         } else {
             let board = match self.geometry().shape() {
                 board @ Shape::Hex { .. } => board,
@@ -292,13 +380,37 @@ impl Session {
                      nor a list of turns"
                 ));
             }
-            abstract_play::replay(&record).map_err(|e| format!("{name}: {e}"))?
+            let game = abstract_play::replay(&record).map_err(|e| format!("{name}: {e}"))?;
+            let info = abstract_play::sgf_info(&record, &game);
+            (game, [info.black, info.white])
         };
         self.game = game;
         self.redo.clear();
         self.resigned = None;
         self.refusal = None;
         self.source = Some(name.to_string());
+        self.names = names;
+        self.review = true;
+        self.seats_swapped = self.swapped();
+        let pos = self.game.position();
+        let mut notice = format!(
+            "loaded {name}: {} move{}, {}; open for review: nobody moves until you choose who plays on",
+            self.game.records().len(),
+            if self.game.records().len() == 1 {
+                ""
+            } else {
+                "s"
+            },
+            match pos.status() {
+                Status::Over(_) => "the game is over".to_string(),
+                _ => format!("{} to move", cap(pos.to_move())),
+            }
+        );
+        for l in left_out {
+            notice.push_str("; ");
+            notice.push_str(&l);
+        }
+        self.notice = Some(notice);
         Ok(())
     }
 
@@ -316,6 +428,8 @@ impl Session {
         sgf::write(
             &game,
             &sgf::GameInfo {
+                black: self.names[0].clone(),
+                white: self.names[1].clone(),
                 result,
                 comment: Some("Played with oust gui".to_string()),
                 ..sgf::GameInfo::default()
@@ -401,7 +515,7 @@ impl Session {
         let records = self.game.records();
         let (status, note) = self.status_text();
         let mut legal = Vec::new();
-        if !self.over() {
+        if !self.over() && !self.review {
             let mut points = Vec::new();
             pos.legal_placements(&mut points);
             points.sort();
@@ -455,7 +569,11 @@ impl Session {
             "stones_black": pos.stone_count(Color::Black),
             "stones_white": pos.stone_count(Color::White),
             "refusal": self.refusal,
+            "notice": self.notice,
             "source": self.source,
+            "names": {"black": self.names[0], "white": self.names[1]},
+            "review": self.review,
+            "swapped": self.seats_swapped,
             "strength": match self.strength {
                 Strength::Default => json!({"kind": "default"}),
                 Strength::Seconds(s) => json!({"kind": "seconds", "value": s}),
@@ -464,14 +582,20 @@ impl Session {
         })
     }
 
+    /// Who plays `c`, in the words of the swap's note: "the engine", "you" against the engine, or "the one who
+    /// swapped" and "the one who placed first" between two humans or two engines.
+    fn seat_name(&self, c: Color) -> &'static str {
+        match (self.players[c.index()], self.players[c.opponent().index()]) {
+            (Player::Engine, Player::Human) => "the engine",
+            (Player::Human, Player::Engine) => "you",
+            _ if c == Color::Black => "the one who swapped",
+            _ => "the one who placed first",
+        }
+    }
+
     /// The status line and the note under it.
     fn status_text(&self) -> (String, String) {
         let pos = self.game.position();
-        let cap = |c: Color| {
-            let mut s = c.name().to_string();
-            s[..1].make_ascii_uppercase();
-            s
-        };
         if let Some(c) = self.resigned {
             return (
                 format!("{} wins", cap(c.opponent())),
@@ -504,9 +628,12 @@ impl Session {
                             cap(last.color)
                         );
                     } else if last.mv == Move::Swap {
-                        note =
-                            "White swapped: the players exchanged colours, and White moves again"
-                                .to_string();
+                        note = format!(
+                            "White swapped: the players exchanged colours. Black (the stone on the board) is now \
+                             played by {}, White by {}, and White moves next",
+                            self.seat_name(Color::Black),
+                            self.seat_name(Color::White)
+                        );
                     }
                 }
                 if pos.status() == Status::MustPass {

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::matches::{EngineProcess, Failure, Reply, shorten};
+use crate::matches::{EngineProcess, Failure, Reply, describe_status, shorten};
 use crate::notation;
 use crate::rules::{Color, Geometry, Move, Shape, Status};
 
@@ -91,6 +91,8 @@ fn full_line(shared: &Shared) -> Vec<(Color, Move)> {
 
 /// What the worker does next.
 enum Job {
+    /// The engine is out of action, for this reason.
+    Fault(String),
     Request(Request),
     Move(Target),
     Review(u64),
@@ -365,6 +367,22 @@ impl Worker {
             if self.hub.quit.load(Ordering::SeqCst) {
                 return None;
             }
+            // A wrapper (the shell of `sh -c`, say) that died takes its process group with it, and the page says so.
+            if s.engine.fault.is_none()
+                && let Some(p) = self.process.as_mut()
+                && let Some(status) = p.leader_ended()
+            {
+                let tail = p.stderr_tail();
+                let mut why = format!(
+                    "the engine's process (pid {}) ended ({}); its process group was killed with it",
+                    p.id(),
+                    describe_status(status)
+                );
+                if !tail.is_empty() {
+                    why.push_str(&format!("; its stderr ended with: {tail}"));
+                }
+                return Some(Job::Fault(why));
+            }
             if let Some(r) = s.requests.pop_front() {
                 return Some(Job::Request(r));
             }
@@ -375,6 +393,7 @@ impl Worker {
                 let may_move = !s.paused || s.step;
                 let engine_to_move = session.player_to_move() == Player::Engine
                     && !session.over()
+                    && !session.review
                     && session.redo.is_empty()
                     && session.game.position().status() == Status::Ongoing
                     && !s.stopped
@@ -416,6 +435,7 @@ impl Worker {
     pub fn run(mut self) {
         while let Some(job) = self.next_job() {
             let result = match job {
+                Job::Fault(why) => Err(why),
                 Job::Request(r) => self.request(r),
                 Job::Move(target) => self.engine_move(&target),
                 Job::Review(playouts) => self.review(playouts),
@@ -536,6 +556,28 @@ impl Worker {
             .unwrap_or("")
             .to_string();
         let mut s = self.hub.lock();
+        if s.session.over() || s.session.review {
+            // The game ended (a resignation, say) or became a record under review while the engine thought:
+            // nothing is added to it.
+            let why = if s.session.over() {
+                "the game ended"
+            } else {
+                "the game became a record under review"
+            };
+            log::warn!("the engine's answer '{token}' to '{line}' came after {why}: dropped");
+            s.console(
+                "!",
+                &format!("the engine's answer '{token}' came after {why}: dropped"),
+            );
+            // The engine played it, if it is a move: the next use of the engine takes it back.
+            if let Ok(mv) = notation::parse_move(&color, &token) {
+                self.known.moves.push((to_move, mv));
+            }
+            s.changed();
+            drop(s);
+            self.hub.notify();
+            return Ok(());
+        }
         if token.eq_ignore_ascii_case("resign") {
             if target_of(&s).moves == target.moves {
                 s.session.resigned = Some(to_move);
@@ -661,6 +703,8 @@ impl Worker {
                 || s.analysis.review_request.is_some()
                 || target_of(&s).moves != target.moves
                 || (s.session.player_to_move() == Player::Engine
+                    && !s.session.review
+                    && !s.session.over()
                     && s.session.redo.is_empty()
                     && !s.paused
                     && !s.stopped);

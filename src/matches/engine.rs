@@ -147,6 +147,9 @@ pub struct EngineProcess {
     stderr_done: Receiver<()>,
     /// Set once the process has been reaped.
     dead: bool,
+    /// How the process `sh -c` started (the shell, or a wrapper) ended while what it started was still running:
+    /// the group was killed with it, and the end of output that follows reports this status.
+    leader_exit: Option<ExitStatus>,
     /// The threads reading stdout and stderr, joined by [`EngineProcess::kill`] once they have ended.
     readers: Vec<thread::JoinHandle<()>>,
 }
@@ -203,6 +206,7 @@ impl EngineProcess {
             stderr_done,
             label: String::new(),
             dead: false,
+            leader_exit: None,
             readers: vec![stdout_reader, stderr_reader],
         })
     }
@@ -326,9 +330,26 @@ impl EngineProcess {
                 Ok(Line::End) | Err(RecvTimeoutError::Disconnected) => {
                     return Err(Failure::Closed(self.ended("closed its output")));
                 }
-                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Timeout) => {
+                    // Lines already written still come first; the end of output follows the group's death.
+                    self.leader_ended();
+                }
             }
         }
+    }
+
+    /// How the engine's process (the shell of `sh -c`, or a wrapper) ended, when it has, without waiting. Killed
+    /// or exited, it may leave what it started running as an orphan that holds the engine's output open: the whole
+    /// process group is then killed, so that the engine goes down with its wrapper.
+    pub fn leader_ended(&mut self) -> Option<ExitStatus> {
+        if self.dead {
+            return self.leader_exit;
+        }
+        let status = self.child.try_wait().ok().flatten()?;
+        self.dead = true;
+        self.leader_exit = Some(status);
+        self.kill_group();
+        Some(status)
     }
 
     /// Reads one response with [`read_response`], each line waited for until `deadline`.
@@ -351,6 +372,9 @@ impl EngineProcess {
     fn ended_as(&mut self, what: &str, status: Option<ExitStatus>) -> String {
         self.stdin = None;
         if self.dead {
+            if let Some(status) = self.leader_exit.take() {
+                return self.with_tail(format!("{what}: {}", describe_status(status)));
+            }
             return self.with_tail(what.to_string());
         }
         if let Some(status) = status {
