@@ -284,12 +284,19 @@ pub fn run(seconds: f64, seed: u64, progress: &mut dyn FnMut(&str)) -> String {
         let family = crate::net::Family::of(board);
         let mut per = Vec::new();
         let shipped = crate::net::built_in(family);
-        let nets = std::iter::once((shipped.size(), Some(shipped))).chain(NET_SIZES.map(|s| (s, None)));
+        let nets =
+            std::iter::once((shipped.size(), Some(shipped))).chain(NET_SIZES.map(|s| (s, None)));
         for (size, net) in nets {
-            let what = if net.is_some() { "shipped network" } else { "network" };
+            let what = if net.is_some() {
+                "shipped network"
+            } else {
+                "network"
+            };
             starting(format!("{what} {size} on {board}"), 1.0);
             let net = net.unwrap_or_else(|| {
-                Arc::new(crate::net::Net::random(family, size, seed).expect("bench sizes are valid"))
+                Arc::new(
+                    crate::net::Net::random(family, size, seed).expect("bench sizes are valid"),
+                )
             });
             let (n, times) = net_workload(&net, board, budget, seed);
             let label = if what == "network" { "" } else { "shipped " };

@@ -34,11 +34,23 @@ fn bench_shows_each_workload_on_stderr_and_only_json_on_stdout() {
     assert_eq!(steps[3], "bench [4/17] random playouts on hex7 (0.01 s)");
     assert_eq!(steps[10], "bench [11/17] MCTS on hex7, 2 threads (0.02 s)");
     // The networks: the shipped one and two other sizes, on hex-7 and 9x9.
-    assert!(steps[11].starts_with("bench [12/17] shipped network "), "{stderr}");
+    assert!(
+        steps[11].starts_with("bench [12/17] shipped network "),
+        "{stderr}"
+    );
     assert!(steps[11].ends_with(" on hex7 (0.01 s)"), "{stderr}");
-    assert_eq!(steps[12], "bench [13/17] network 2x16 (value 32) on hex7 (0.01 s)");
-    assert_eq!(steps[16], "bench [17/17] network 6x48 (value 32) on 9x9 (0.01 s)");
-    assert!(stdout.contains("\"net_evals_per_cpu_s\": {\"hex7\": {\"shipped "), "{stdout}");
+    assert_eq!(
+        steps[12],
+        "bench [13/17] network 2x16 (value 32) on hex7 (0.01 s)"
+    );
+    assert_eq!(
+        steps[16],
+        "bench [17/17] network 6x48 (value 32) on 9x9 (0.01 s)"
+    );
+    assert!(
+        stdout.contains("\"net_evals_per_cpu_s\": {\"hex7\": {\"shipped "),
+        "{stdout}"
+    );
     // The help describes what it measures: not only single-threaded work.
     let help = text(&run(&["bench", "--help"]).stdout);
     assert!(!help.contains("single-threaded"), "{help}");

@@ -52,7 +52,7 @@ impl NetData {
             if Family::of(game.board) != family {
                 continue;
             }
-            if !d.boards.contains_key(&game.board) {
+            if let std::collections::hash_map::Entry::Vacant(slot) = d.boards.entry(game.board) {
                 let Ok(geo) = Geometry::new(game.board) else {
                     continue;
                 };
@@ -61,13 +61,10 @@ impl NetData {
                     .into_iter()
                     .map(|s| s.into_iter().map(|p| p.index()).collect())
                     .collect();
-                d.boards.insert(
-                    game.board,
-                    Arc::new(Board {
-                        grid: Grid::new(&geo, family),
-                        symmetries,
-                    }),
-                );
+                slot.insert(Arc::new(Board {
+                    grid: Grid::new(&geo, family),
+                    symmetries,
+                }));
             }
             for s in &game.samples {
                 let pos = &s.position;

@@ -948,6 +948,28 @@ impl Net {
     }
 }
 
+/// The network built into the binary for square and rectangular boards (docs/learning.md says how it was made).
+pub const BUILT_IN_SQUARE: &[u8] = include_bytes!("../../weights/oust-net-square.net");
+
+/// The network built into the binary for hexhex boards.
+pub const BUILT_IN_HEX: &[u8] = include_bytes!("../../weights/oust-net-hex.net");
+
+/// The built-in network of `family`, read once.
+pub fn built_in(family: Family) -> Arc<Net> {
+    static NETS: [std::sync::OnceLock<Arc<Net>>; 2] =
+        [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+    let (cell, bytes) = match family {
+        Family::Square => (&NETS[0], BUILT_IN_SQUARE),
+        Family::Hex => (&NETS[1], BUILT_IN_HEX),
+    };
+    cell.get_or_init(|| {
+        let net = Net::from_bytes(bytes, "built-in").expect("the built-in networks read");
+        assert_eq!(net.family(), family, "the built-in network's family");
+        Arc::new(net)
+    })
+    .clone()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1115,26 +1137,4 @@ mod tests {
         );
         assert_eq!(l.predicted, e.value);
     }
-}
-
-/// The network built into the binary for square and rectangular boards (docs/learning.md says how it was made).
-pub const BUILT_IN_SQUARE: &[u8] = include_bytes!("../../weights/oust-net-square.net");
-
-/// The network built into the binary for hexhex boards.
-pub const BUILT_IN_HEX: &[u8] = include_bytes!("../../weights/oust-net-hex.net");
-
-/// The built-in network of `family`, read once.
-pub fn built_in(family: Family) -> Arc<Net> {
-    static NETS: [std::sync::OnceLock<Arc<Net>>; 2] =
-        [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
-    let (cell, bytes) = match family {
-        Family::Square => (&NETS[0], BUILT_IN_SQUARE),
-        Family::Hex => (&NETS[1], BUILT_IN_HEX),
-    };
-    cell.get_or_init(|| {
-        let net = Net::from_bytes(bytes, "built-in").expect("the built-in networks read");
-        assert_eq!(net.family(), family, "the built-in network's family");
-        Arc::new(net)
-    })
-    .clone()
 }
