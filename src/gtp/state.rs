@@ -15,6 +15,7 @@ use crate::search::{
 };
 
 use super::error::GtpError;
+use super::levels::Level;
 
 /// Thinking time per move when nothing else decides it.
 pub const DEFAULT_THINK: Duration = Duration::from_secs(1);
@@ -116,6 +117,12 @@ pub struct Settings {
     pub learned: Arc<Model>,
     /// Where [`Settings::learned`] came from: `built-in`, or the file given to `weights`.
     pub weights: String,
+    /// The temperature of the move's draw from the search ([`crate::search::Setup::temperature`]); 0 plays the
+    /// best move.
+    pub temperature: f64,
+    /// The strength level in force, or `None` once a setting it fixes was changed by hand (see
+    /// [`super::levels`]). The defaults are full strength.
+    pub level: Option<Level>,
 }
 
 impl Default for Settings {
@@ -138,6 +145,8 @@ impl Default for Settings {
             priors: PriorChoice::Auto,
             learned: Model::built_in(),
             weights: BUILT_IN_WEIGHTS.to_string(),
+            temperature: 0.0,
+            level: Some(Level::Full),
         }
     }
 }
@@ -371,6 +380,7 @@ impl Engine {
             solver_share: self.settings.solver_share,
             solver_bytes: self.settings.solver_mb << 20,
             solver_nodes: self.settings.solver_nodes,
+            temperature: self.settings.temperature,
         }
     }
 

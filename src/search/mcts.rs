@@ -286,14 +286,20 @@ fn select(sh: &Shared, id: u32, me: Color) -> u32 {
     best
 }
 
+/// The legal moves of `pos` with the priors of `cfg` (handmade or learned), best first; empty when the game is
+/// over.
+pub fn move_priors(cfg: &Config, pos: &Position, out: &mut Vec<(Move, f32)>) {
+    match &cfg.priors {
+        Priors::Handmade => priors(pos, &cfg.weights, out),
+        Priors::Learned(model) => model.priors(pos, out),
+    }
+}
+
 /// Creates the children of leaf `id` at position `pos`; a finished game gets a proof instead.
 fn expand(sh: &Shared, id: u32, w: &mut Worker) {
     let node = sh.tree.node(id);
     match sh.cfg.flavor {
-        Flavor::Knowledge => match &sh.cfg.priors {
-            Priors::Handmade => priors(&w.pos, &sh.cfg.weights, &mut w.moves),
-            Priors::Learned(model) => model.priors(&w.pos, &mut w.moves),
-        },
+        Flavor::Knowledge => move_priors(sh.cfg, &w.pos, &mut w.moves),
         Flavor::Plain => {
             uniform(&w.pos, &mut w.moves);
             // Plain UCT tries unvisited moves in random order.
