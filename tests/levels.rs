@@ -143,6 +143,43 @@ fn a_level_with_a_seed_plays_the_same_game_every_time() {
     }
 }
 
+#[test]
+fn a_temperature_draws_genmove_s_move_but_not_the_heat_map_s_best() {
+    // Hex-5, 200 playouts, six seeds: at temperature 1 the seeds' moves differ, and each seed's heat map shows
+    // the search's own best move, the same as at temperature 0.
+    let answers = |temperature: &str, command: &str| {
+        (1..=6)
+            .map(|seed| {
+                let out = common::run_binary(
+                    &[
+                        "--size",
+                        "hex5",
+                        "--threads",
+                        "1",
+                        "--playouts",
+                        "200",
+                        "--seed",
+                        &seed.to_string(),
+                        "--set",
+                        &format!("temperature={temperature}"),
+                    ],
+                    format!("play b E5\n{command}\n").as_bytes(),
+                );
+                let stdout = text(&out.stdout);
+                let answer = stdout.split("\n\n").nth(1).unwrap().to_string();
+                if command == "oust-heatmap" {
+                    answer.split(", best ").nth(1).unwrap().to_string()
+                } else {
+                    answer
+                }
+            })
+            .collect::<Vec<String>>()
+    };
+    let drawn = answers("1", "reg_genmove w");
+    assert!(drawn.iter().any(|m| *m != drawn[0]), "{drawn:?}");
+    assert_eq!(answers("1", "oust-heatmap"), answers("0", "oust-heatmap"));
+}
+
 /// A's wins in a match of `games` games on hex-5 between two engine commands, through `oust match`.
 fn match_wins(a: &str, b: &str, games: &str) -> u64 {
     let out = run(&[

@@ -400,8 +400,18 @@ impl Engine {
         Limits { playouts, time }
     }
 
-    /// Searches the current position for its side to move within the usual limits.
+    /// Searches the current position for its side to move within the usual limits, and takes the move to play
+    /// as the settings say (drawn at the `temperature`).
     pub(crate) fn think(&mut self) -> SearchResult {
+        self.search_now(true)
+    }
+
+    /// [`Engine::think`] for an analysis: the search's own best move, never drawn, whatever the `temperature`.
+    pub(crate) fn analyse(&mut self) -> SearchResult {
+        self.search_now(false)
+    }
+
+    fn search_now(&mut self, draw: bool) -> SearchResult {
         let color = self.game.position().to_move();
         let limits = self.limits(color);
         let request = Request {
@@ -409,7 +419,10 @@ impl Engine {
             seed: self.rng.next_u64(),
             ..Request::default()
         };
-        let setup = self.search_setup();
+        let mut setup = self.search_setup();
+        if !draw {
+            setup.temperature = 0.0;
+        }
         self.searcher
             .search(&self.game, &setup, &request, &mut |_| Control::Continue)
     }

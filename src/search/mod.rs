@@ -731,3 +731,39 @@ fn allocate(capacity: usize) -> Tree {
 pub fn nodes_for_megabytes(mb: usize) -> usize {
     (mb.max(1) * 1024 * 1024 / NODE_BYTES).max(1024)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_draw_follows_the_weights_to_the_power_of_one_over_the_temperature() {
+        let weights = [0.0, 3.0, 1.0, 3.0];
+        let mut rng = Rng::new(5);
+        // At temperature 0 the largest weight, the first of equal ones; an empty or all-zero list gives 0.
+        assert_eq!(draw(&weights, 0.0, &mut rng), 1);
+        assert_eq!(draw(&[], 1.0, &mut rng), 0);
+        assert_eq!(draw(&[0.0, 0.0], 1.0, &mut rng), 0);
+        let counts = |temperature: f64| {
+            let mut rng = Rng::new(9);
+            let mut n = [0u32; 4];
+            for _ in 0..7000 {
+                n[draw(&weights, temperature, &mut rng)] += 1;
+            }
+            n
+        };
+        // At 1, in proportion to the weights (3 : 1 : 3 of 7000); at 0.5, to their squares (9 : 1 : 9 of 7000).
+        let one = counts(1.0);
+        assert_eq!(one[0], 0);
+        assert!(
+            (2800..3200).contains(&one[1]) && (850..1150).contains(&one[2]),
+            "{one:?}"
+        );
+        let half = counts(0.5);
+        assert_eq!(half[0], 0);
+        assert!((250..480).contains(&half[2]), "{half:?}");
+        // A tiny temperature does not overflow: only the largest weights are drawn.
+        let cold = counts(0.001);
+        assert_eq!((cold[0], cold[2]), (0, 0), "{cold:?}");
+    }
+}
