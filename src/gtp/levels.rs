@@ -40,8 +40,8 @@ pub const LEVELS: [LevelSpec; MAX_LEVEL as usize] = [
     level(PlayerKind::Mcts, 400, 0.5, 0.05),
     level(PlayerKind::Mcts, 1_200, 0.35, 0.05),
     level(PlayerKind::Mcts, 4_000, 0.2, 0.1),
-    level(PlayerKind::Mcts, 15_000, 0.1, 0.1),
-    level(PlayerKind::Mcts, 50_000, 0.0, 0.1),
+    level(PlayerKind::Mcts, 20_000, 0.1, 0.1),
+    level(PlayerKind::Mcts, 100_000, 0.0, 0.1),
 ];
 
 const fn level(
