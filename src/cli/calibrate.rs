@@ -120,9 +120,15 @@ fn jobs(args: &CalibrateArgs) -> Result<Vec<String>, UsageError> {
         // The stronger engine is A, so that each pair's Elo is its step up the ladder.
         let a = format!("{oust} --level {level} --seed {}", args.seed);
         let b = if below == "random" {
-            format!("{oust} --player random --seed {}", args.seed + 1)
+            format!(
+                "{oust} --player random --seed {}",
+                args.seed.wrapping_add(1)
+            )
         } else {
-            format!("{oust} --level {below} --seed {}", args.seed + 1)
+            format!(
+                "{oust} --level {below} --seed {}",
+                args.seed.wrapping_add(1)
+            )
         };
         let pair = format!("{below}-{level}");
         for shard in 1..=args.shards {
