@@ -63,7 +63,7 @@ fn the_level_parameter_sets_a_level_refuses_bad_ones_and_is_left_by_a_change() {
 #[test]
 fn the_command_line_refuses_bad_levels_and_the_flags_a_level_fixes() {
     let range = "expected a level from 1 to 10, or max for full strength";
-    let cases: [(&[&str], String); 8] = [
+    let cases: [(&[&str], String); 10] = [
         (&["--level", "0"], format!("--level: {range}, got '0'")),
         (&["--level", "11"], format!("--level: {range}, got '11'")),
         (&["--level", "x"], format!("--level: {range}, got 'x'")),
@@ -86,6 +86,14 @@ fn the_command_line_refuses_bad_levels_and_the_flags_a_level_fixes() {
         (
             &["--level", "2", "--set", "time-per-move=1"],
             "--level 2 fixes what --set time-per-move=1 sets: give one or the other".into(),
+        ),
+        (
+            &["--set", "level=2", "--playouts", "9"],
+            "--set level=2 fixes what --playouts sets: give one or the other".into(),
+        ),
+        (
+            &["--set", "temperature=1", "--set", "level=2"],
+            "--set level=2 fixes what --set temperature=1 sets: give one or the other".into(),
         ),
     ];
     for (args, message) in cases {

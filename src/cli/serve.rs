@@ -98,19 +98,34 @@ fn apply_flags(engine: &mut Engine, cli: &EngineArgs) -> Result<(), String> {
         ("time_per_move", &cli.time_per_move),
         ("threads", &cli.threads),
     ];
-    if let Some(level) = &cli.level {
-        gtp::set_param(engine, "level", level).map_err(|e| format!("--level: {e}"))?;
+    let set_name = |pair: &str| {
+        pair.split_once('=')
+            .map_or(pair, |(n, _)| n)
+            .replace('-', "_")
+    };
+    // The level, from --level or from a --set level=N, and how the command line gave it.
+    let level = match &cli.level {
+        Some(level) => {
+            gtp::set_param(engine, "level", level).map_err(|e| format!("--level: {e}"))?;
+            Some((format!("--level {level}"), None))
+        }
+        None => cli
+            .set
+            .iter()
+            .position(|pair| set_name(pair) == "level")
+            .map(|i| (format!("--set {}", cli.set[i]), Some(i))),
+    };
+    if let Some((given, own)) = level {
         if let Some((name, _)) = named.iter().find(|(_, v)| v.is_some()) {
             let flag = name.replace('_', "-");
             return Err(format!(
-                "--level {level} fixes what --{flag} sets: give one or the other"
+                "{given} fixes what --{flag} sets: give one or the other"
             ));
         }
-        for pair in &cli.set {
-            let name = pair.split_once('=').map_or(pair.as_str(), |(n, _)| n);
-            if gtp::levels::fixes(name) {
+        for (i, pair) in cli.set.iter().enumerate() {
+            if Some(i) != own && gtp::levels::fixes(&set_name(pair)) {
                 return Err(format!(
-                    "--level {level} fixes what --set {pair} sets: give one or the other"
+                    "{given} fixes what --set {pair} sets: give one or the other"
                 ));
             }
         }
