@@ -38,8 +38,8 @@ pub const LEVELS: [LevelSpec; MAX_LEVEL as usize] = [
     level(PlayerKind::Mcts, 30, 0.8, 0.0),
     level(PlayerKind::Mcts, 120, 0.6, 0.0),
     level(PlayerKind::Mcts, 400, 0.5, 0.05),
-    level(PlayerKind::Mcts, 1_200, 0.35, 0.05),
-    level(PlayerKind::Mcts, 4_000, 0.2, 0.1),
+    level(PlayerKind::Mcts, 800, 0.4, 0.05),
+    level(PlayerKind::Mcts, 3_000, 0.2, 0.1),
     level(PlayerKind::Mcts, 20_000, 0.1, 0.1),
     level(PlayerKind::Mcts, 100_000, 0.0, 0.1),
 ];
