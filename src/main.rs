@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 
-use cli::{UsageError, bench, gui, learn, matches, netfit, records, serve, solve};
+use cli::{UsageError, bench, calibrate, gui, learn, matches, netfit, records, serve, solve};
 
 /// An engine for the board game Oust, speaking a GTP-style protocol on stdin and stdout.
 #[derive(Parser, Debug)]
@@ -35,6 +35,9 @@ Examples:
   oust sgf-check game.sgf                     check every move and the result of a record
   oust match --black oust --white \"oust --player random\" --games 20
                                               a refereed match of 20 games on 9x9
+  oust --level 3                              the engine at strength level 3 of 10
+  oust calibrate --dir cal --size hex7 --shards 8 --jobs 2
+                                              the levels' Elo: a ladder of matches through GNU parallel
   oust ap-import game.json -o game.sgf        an Abstract Play game as SGF
   oust ap-export game.sgf                     an SGF record as an Abstract Play turn list
   oust solve --size 4                         the exact value of the empty 4x4 board
@@ -63,6 +66,12 @@ enum Command {
     ///
     /// Play a refereed match between two GTP engines and print its results table and summary
     Match(Box<matches::MatchArgs>),
+    /// Measure the strength levels' Elo: a ladder of matches, sharded through GNU parallel, and its fit
+    ///
+    /// Play the uniformly random player against the lowest level and each level against the next with oust
+    /// match, the matches split into shards that GNU parallel runs (or that --print-jobs prints for another
+    /// scheduler), then fit the Elo of every level above the random player from the results files in --dir
+    Calibrate(calibrate::CalibrateArgs),
     /// Turn Abstract Play games (a JSON record, an array of them, or a turn list) into SGF
     ///
     /// Turn an Abstract Play game into an SGF record, every turn replayed through the rules: its JSON game
@@ -111,6 +120,7 @@ fn main() -> ExitCode {
         Command::Bench(_) => "bench",
         Command::SgfCheck(_) => "sgf-check",
         Command::Match(_) => "match",
+        Command::Calibrate(_) => "calibrate",
         Command::ApImport(_) => "ap-import",
         Command::ApExport(_) => "ap-export",
         Command::Solve(_) => "solve",
@@ -124,6 +134,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => (Some("bench"), bench::run(args)),
         Some(Command::SgfCheck(args)) => (Some("sgf-check"), Ok(records::sgf_check(args))),
         Some(Command::Match(args)) => (Some("match"), matches::run(args)),
+        Some(Command::Calibrate(args)) => (Some("calibrate"), calibrate::run(args)),
         Some(Command::ApImport(args)) => (Some("ap-import"), Ok(records::run_ap_import(args))),
         Some(Command::ApExport(args)) => (Some("ap-export"), Ok(records::run_ap_export(args))),
         Some(Command::Solve(args)) => (Some("solve"), solve::run(args)),

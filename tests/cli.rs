@@ -66,7 +66,7 @@ fn command_line_errors_are_printed_once_in_clap_style() {
         ),
         (
             &["--player", "mcst"],
-            "--player: expected mcts, uct-plain or random, got 'mcst'",
+            "--player: expected mcts, uct-plain, random or policy, got 'mcst'",
         ),
         (
             &["--set", "cpuct=-3"],

@@ -112,7 +112,7 @@ fn clock_and_parameter_errors() {
         ?6 syntax error: threads: expected a number from 1 to 256, got '0'\n\n\
         ?7 unknown parameter 'nope'\n\n\
         ?8 unknown parameter 'nope'\n\n\
-        ?9 syntax error: player: expected mcts, uct-plain or random, got 'alphazero'\n\n\
+        ?9 syntax error: player: expected mcts, uct-plain, random or policy, got 'alphazero'\n\n\
         ?10 syntax error: the interval is in centiseconds, 1 to 360000, got '0'\n\n\
         =11 1\n\n\
         ?12 syntax error: kgs-time_settings absolute takes 1 number, got 0\n\n";

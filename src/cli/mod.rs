@@ -2,6 +2,7 @@
 //! parses the command line and dispatches here; nothing in the library imports from this layer.
 
 pub mod bench;
+pub mod calibrate;
 pub mod gui;
 pub mod learn;
 pub mod matches;

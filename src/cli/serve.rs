@@ -24,7 +24,12 @@ pub struct EngineArgs {
     /// until a GoGui controller is detected by its gogui-rules_* commands)
     #[arg(long, default_value = "auto", value_name = "auto|on|off", value_parser = parse_reports)]
     pub reports: Reports,
-    /// Player answering genmove: mcts, uct-plain or random
+    /// Strength level: 1 (weakest) to 10 (the defaults at a fixed second's playouts on one core), or max for full
+    /// strength; fixes the player, playouts, temperature, solver share and threads (docs/levels.md), so it
+    /// refuses the flags and --set parameters that set them
+    #[arg(long, value_name = "1..10|max")]
+    pub level: Option<String>,
+    /// Player answering genmove: mcts, uct-plain, random or policy
     #[arg(long)]
     pub player: Option<String>,
     /// Playouts per move (0: no playout limit)
@@ -84,7 +89,8 @@ pub fn run(cli: &EngineArgs) -> Outcome {
     }
 }
 
-/// Applies the parameter flags through the same setter as `oust-set-param`.
+/// Applies the parameter flags through the same setter as `oust-set-param`: the level first, refusing beside it
+/// every flag and `--set` parameter it fixes.
 fn apply_flags(engine: &mut Engine, cli: &EngineArgs) -> Result<(), String> {
     let named = [
         ("player", &cli.player),
@@ -92,6 +98,38 @@ fn apply_flags(engine: &mut Engine, cli: &EngineArgs) -> Result<(), String> {
         ("time_per_move", &cli.time_per_move),
         ("threads", &cli.threads),
     ];
+    let set_name = |pair: &str| {
+        pair.split_once('=')
+            .map_or(pair, |(n, _)| n)
+            .replace('-', "_")
+    };
+    // The level, from --level or from a --set level=N, and how the command line gave it.
+    let level = match &cli.level {
+        Some(level) => {
+            gtp::set_param(engine, "level", level).map_err(|e| format!("--level: {e}"))?;
+            Some((format!("--level {level}"), None))
+        }
+        None => cli
+            .set
+            .iter()
+            .position(|pair| set_name(pair) == "level")
+            .map(|i| (format!("--set {}", cli.set[i]), Some(i))),
+    };
+    if let Some((given, own)) = level {
+        if let Some((name, _)) = named.iter().find(|(_, v)| v.is_some()) {
+            let flag = name.replace('_', "-");
+            return Err(format!(
+                "{given} fixes what --{flag} sets: give one or the other"
+            ));
+        }
+        for (i, pair) in cli.set.iter().enumerate() {
+            if Some(i) != own && gtp::levels::fixes(&set_name(pair)) {
+                return Err(format!(
+                    "{given} fixes what --set {pair} sets: give one or the other"
+                ));
+            }
+        }
+    }
     for (name, value) in named {
         if let Some(v) = value {
             gtp::set_param(engine, name, v)

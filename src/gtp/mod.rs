@@ -4,7 +4,8 @@
 //! The modules depend downward only, in this order:
 //! - `input` reads and preprocesses lines, `parse` holds the nom parsers, `error` the failures, `reply` the
 //!   values handlers answer;
-//! - `state` is the engine (game, settings, clocks, search tree), `params` its table of parameters;
+//! - `state` is the engine (game, settings, clocks, search tree), `levels` the strength levels over its settings,
+//!   `params` its table of parameters;
 //! - `args` turns argument tokens into values, `format` turns replies into response text (the move-report mode is
 //!   applied there, once);
 //! - `handlers` are the commands, grouped by topic;
@@ -16,6 +17,7 @@ mod error;
 mod format;
 mod handlers;
 mod input;
+pub mod levels;
 mod params;
 mod parse;
 mod reply;

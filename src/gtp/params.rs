@@ -9,6 +9,7 @@ use crate::search::learned::Model;
 
 use crate::net::{self, Family, Net};
 
+use super::levels::{self, LEVEL_FIXES, Level};
 use super::state::{BUILT_IN_WEIGHTS, Engine, EvaluatorChoice, PriorChoice};
 
 /// One parameter.
@@ -116,11 +117,11 @@ macro_rules! param {
 pub static PARAMS: &[ParamSpec] = &[
     param!(
         "player",
-        "mcts, uct-plain or random",
+        "mcts, uct-plain, random or policy",
         |e| e.settings.player.name(),
         |e, v| {
             e.settings.player = PlayerKind::parse(v)
-                .ok_or_else(|| format!("expected mcts, uct-plain or random, got '{v}'"))?
+                .ok_or_else(|| format!("expected mcts, uct-plain, random or policy, got '{v}'"))?
         }
     ),
     param!(
@@ -304,6 +305,21 @@ pub static PARAMS: &[ParamSpec] = &[
         |e| e.settings.config.weights.exposed,
         |e, v| { e.settings.config.weights.exposed = number(v, 0.0, 1000.0)? }
     ),
+    param!(
+        "temperature",
+        "0 plays the best move; above it, up to 100, a move is drawn by its visits (the policy player: its prior) to the power 1/temperature",
+        |e| e.settings.temperature,
+        |e, v| { e.settings.temperature = number(v, 0.0, 100.0)? }
+    ),
+    param!(
+        "level",
+        "strength level, 1 to 10, or max (full strength: the defaults); none once a setting it fixes is changed",
+        |e| e.settings.level.map_or("none".to_string(), Level::name),
+        |e, v| {
+            let level = Level::parse(v)?;
+            levels::apply(&mut e.settings, level)
+        }
+    ),
 ];
 
 /// The parameter named `name`, spelt with `_` as in the table or with `-` as in the command-line flags
@@ -328,13 +344,69 @@ pub fn set_param(engine: &mut Engine, name: &str, value: &str) -> Result<(), Str
 pub fn try_set_param(engine: &mut Engine, name: &str, value: &str) -> Result<(), SetError> {
     let spec =
         find_param(name).ok_or_else(|| SetError::Unknown(format!("unknown parameter '{name}'")))?;
-    (spec.set)(engine, value)
+    (spec.set)(engine, value)?;
+    if LEVEL_FIXES.contains(&spec.name) {
+        // The settings are no longer those of a level.
+        engine.settings.level = None;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::search::mcts::{LEARNED_C_PUCT, LEARNED_FPU_REDUCTION};
+
+    #[test]
+    fn a_level_puts_back_every_parameter_it_fixes() {
+        let other = |name: &str| match name {
+            "player" => "random",
+            "priors" => "handmade",
+            "weights" => "weights/oust-placement-1.txt",
+            "evaluator" => "network",
+            "net_square" => "weights/oust-net-square.net",
+            "net_hex" => "weights/oust-net-hex.net",
+            "time_per_move" => "3",
+            _ => "0.45",
+        };
+        let fresh = |level: &str| {
+            let mut e = Engine::new(super::super::Options::default()).unwrap();
+            set_param(&mut e, "level", level).unwrap();
+            e
+        };
+        for level in ["1", "5", "10", "max"] {
+            let want = fresh(level);
+            let mut e = fresh("3");
+            for &name in LEVEL_FIXES {
+                let value = if name.ends_with("threads")
+                    || name.contains("visits")
+                    || name.contains("candidates")
+                    || name == "playouts"
+                {
+                    "7"
+                } else {
+                    other(name)
+                };
+                set_param(&mut e, name, value)
+                    .unwrap_or_else(|err| panic!("{name} {value}: {err}"));
+                assert_ne!(
+                    (find_param(name).unwrap().get)(&e),
+                    (find_param(name).unwrap().get)(&want),
+                    "{name}"
+                );
+                assert_eq!(e.settings.level, None, "{name}");
+            }
+            set_param(&mut e, "level", level).unwrap();
+            for spec in PARAMS {
+                assert_eq!(
+                    (spec.get)(&e),
+                    (spec.get)(&want),
+                    "level {level}: {}",
+                    spec.name
+                );
+            }
+        }
+    }
 
     #[test]
     fn the_cpuct_and_fpu_reduction_helps_give_the_learned_priors_constants() {

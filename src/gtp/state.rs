@@ -16,6 +16,7 @@ use crate::search::{
 };
 
 use super::error::GtpError;
+use super::levels::Level;
 
 /// Thinking time per move when nothing else decides it.
 pub const DEFAULT_THINK: Duration = Duration::from_secs(1);
@@ -125,6 +126,12 @@ pub struct Settings {
     pub nets: [Arc<Net>; 2],
     /// Where each network came from: `built-in`, or the file given to `net_square` or `net_hex`.
     pub net_names: [String; 2],
+    /// The temperature of the move's draw from the search ([`crate::search::Setup::temperature`]); 0 plays the
+    /// best move.
+    pub temperature: f64,
+    /// The strength level in force, or `None` once a setting it fixes was changed by hand (see
+    /// [`super::levels`]). The defaults are full strength.
+    pub level: Option<Level>,
 }
 
 impl Default for Settings {
@@ -151,6 +158,8 @@ impl Default for Settings {
             lambda: None,
             nets: [net::built_in(Family::Square), net::built_in(Family::Hex)],
             net_names: [BUILT_IN_WEIGHTS.to_string(), BUILT_IN_WEIGHTS.to_string()],
+            temperature: 0.0,
+            level: Some(Level::Full),
         }
     }
 }
@@ -441,6 +450,7 @@ impl Engine {
             solver_share: self.settings.solver_share,
             solver_bytes: self.settings.solver_mb << 20,
             solver_nodes: self.settings.solver_nodes,
+            temperature: self.settings.temperature,
         }
     }
 
@@ -460,8 +470,18 @@ impl Engine {
         Limits { playouts, time }
     }
 
-    /// Searches the current position for its side to move within the usual limits.
+    /// Searches the current position for its side to move within the usual limits, and takes the move to play
+    /// as the settings say (drawn at the `temperature`).
     pub(crate) fn think(&mut self) -> SearchResult {
+        self.search_now(true)
+    }
+
+    /// [`Engine::think`] for an analysis: the search's own best move, never drawn, whatever the `temperature`.
+    pub(crate) fn analyse(&mut self) -> SearchResult {
+        self.search_now(false)
+    }
+
+    fn search_now(&mut self, draw: bool) -> SearchResult {
         let color = self.game.position().to_move();
         let limits = self.limits(color);
         let request = Request {
@@ -469,7 +489,10 @@ impl Engine {
             seed: self.rng.next_u64(),
             ..Request::default()
         };
-        let setup = self.search_setup();
+        let mut setup = self.search_setup();
+        if !draw {
+            setup.temperature = 0.0;
+        }
         self.searcher
             .search(&self.game, &setup, &request, &mut |_| Control::Continue)
     }

@@ -10,6 +10,7 @@
 
 mod clock;
 mod engine;
+pub mod ladder;
 mod openings;
 mod referee;
 mod results;

@@ -325,6 +325,15 @@ fn select(sh: &Shared, id: u32, me: Color) -> u32 {
     best
 }
 
+/// The legal moves of `pos` with the priors of `cfg` (handmade or learned), best first; empty when the game is
+/// over.
+pub fn move_priors(cfg: &Config, pos: &Position, out: &mut Vec<(Move, f32)>) {
+    match &cfg.priors {
+        Priors::Handmade => priors(pos, &cfg.weights, out),
+        Priors::Learned(model) => model.priors(pos, out),
+    }
+}
+
 /// The network's evaluation of `w.pos`: the priors of its legal moves into `w.moves`, sorted best first, and the
 /// side to move's chance to win.
 fn net_priors(net: &Net, w: &mut Worker) -> f32 {
@@ -383,8 +392,7 @@ fn expand(sh: &Shared, id: u32, w: &mut Worker) -> Option<f32> {
     match sh.cfg.flavor {
         Flavor::Knowledge => match (&sh.cfg.net, &sh.cfg.priors) {
             (Some(eval), _) => value = Some(net_priors(&eval.net, w)),
-            (None, Priors::Handmade) => priors(&w.pos, &sh.cfg.weights, &mut w.moves),
-            (None, Priors::Learned(model)) => model.priors(&w.pos, &mut w.moves),
+            (None, _) => move_priors(sh.cfg, &w.pos, &mut w.moves),
         },
         Flavor::Plain => {
             uniform(&w.pos, &mut w.moves);

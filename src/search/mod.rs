@@ -35,6 +35,9 @@ pub enum PlayerKind {
     UctPlain,
     /// Uniformly random legal moves (a baseline).
     Random,
+    /// No search: a move drawn from the tree's priors, sharpened or flattened by [`Setup::temperature`] (the
+    /// most likely move at temperature 0), as KaTrain's weakest calibrated players play from the policy alone.
+    Policy,
 }
 
 impl PlayerKind {
@@ -44,14 +47,20 @@ impl PlayerKind {
             PlayerKind::Mcts => "mcts",
             PlayerKind::UctPlain => "uct-plain",
             PlayerKind::Random => "random",
+            PlayerKind::Policy => "policy",
         }
     }
 
     /// The player named `s`.
     pub fn parse(s: &str) -> Option<PlayerKind> {
-        [PlayerKind::Mcts, PlayerKind::UctPlain, PlayerKind::Random]
-            .into_iter()
-            .find(|k| k.name() == s)
+        [
+            PlayerKind::Mcts,
+            PlayerKind::UctPlain,
+            PlayerKind::Random,
+            PlayerKind::Policy,
+        ]
+        .into_iter()
+        .find(|k| k.name() == s)
     }
 }
 
@@ -167,6 +176,11 @@ pub struct Setup {
     pub solver_bytes: usize,
     /// A cap on the nodes of each solve, on top of its time or node share (`None`: no cap).
     pub solver_nodes: Option<u64>,
+    /// How the move is drawn from what the search saw: 0 plays the best move; above 0, a move is drawn with a
+    /// chance proportional to its root visits (for the [`PlayerKind::Policy`] player, its prior) raised to the
+    /// power 1 / temperature, so that 1 follows the visits as they are and a lower temperature sharpens them. The
+    /// draw is seeded from the request's seed; analysis never draws.
+    pub temperature: f64,
 }
 
 impl Default for Setup {
@@ -180,6 +194,7 @@ impl Default for Setup {
             solver_share: 0.0,
             solver_bytes: 0,
             solver_nodes: None,
+            temperature: 0.0,
         }
     }
 }
@@ -404,6 +419,15 @@ impl Searcher {
             result.elapsed = start.elapsed();
             return result;
         }
+        if setup.player == PlayerKind::Policy {
+            let mut priors = Vec::new();
+            mcts::move_priors(&setup.config, pos, &mut priors);
+            let weights: Vec<f64> = priors.iter().map(|&(_, p)| f64::from(p)).collect();
+            let chosen = draw(&weights, setup.temperature, &mut Rng::new(seed ^ DRAW_SEED));
+            result.best = priors.get(chosen).map(|&(mv, _)| mv).or(Some(moves[0]));
+            result.elapsed = start.elapsed();
+            return result;
+        }
         if setup.player == PlayerKind::Mcts
             && interval.is_none()
             && let Some(solved) = self.solved_move(pos, setup, limits, start, stop)
@@ -457,6 +481,19 @@ impl Searcher {
             result.best = choose_quick(pos, &mut Rng::new(seed));
         }
         result.info = mcts::root_info(&kept.tree, pos, result.playouts);
+        if setup.temperature > 0.0 && interval.is_none() && !result.info.moves.is_empty() {
+            let weights: Vec<f64> = result
+                .info
+                .moves
+                .iter()
+                .map(|m| f64::from(m.visits))
+                .collect();
+            let chosen = draw(&weights, setup.temperature, &mut Rng::new(seed ^ DRAW_SEED));
+            // The drawn move leads the report, as the move played does.
+            let stats = result.info.moves.remove(chosen);
+            result.best = Some(stats.mv);
+            result.info.moves.insert(0, stats);
+        }
         log::debug!(
             "search: {} in {:.3}s, {} reused visits, {} nodes of {} bytes{}{}",
             crate::notation::count(result.playouts, "playout"),
@@ -578,6 +615,44 @@ impl Searcher {
     }
 }
 
+/// Mixed into a search's seed for the draw of its move at a temperature, so that the draw does not repeat the
+/// first numbers the search's own generators took.
+const DRAW_SEED: u64 = 0x5DEE_CE66_D1CE_5EED;
+
+/// The index of one of `weights` drawn with a chance proportional to `weight^(1 / temperature)`; a temperature
+/// of 0 (or below) takes the largest weight, the first of equal ones. Weights of 0 are never drawn unless all are;
+/// an empty list gives 0.
+pub fn draw(weights: &[f64], temperature: f64, rng: &mut Rng) -> usize {
+    let best = weights
+        .iter()
+        .enumerate()
+        .fold(0, |b, (i, &w)| if w > weights[b] { i } else { b });
+    if temperature <= 0.0 || weights.len() < 2 || weights[best].is_nan() || weights[best] <= 0.0 {
+        return best;
+    }
+    // In logarithms, relative to the largest weight, so that a low temperature cannot overflow.
+    let top = weights[best].ln();
+    let tempered: Vec<f64> = weights
+        .iter()
+        .map(|&w| {
+            if w > 0.0 {
+                ((w.ln() - top) / temperature).exp()
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let total: f64 = tempered.iter().sum();
+    let mut point = rng.unit() * total;
+    for (i, &t) in tempered.iter().enumerate() {
+        if point < t {
+            return i;
+        }
+        point -= t;
+    }
+    best
+}
+
 /// How far past its time limit a search may run before it is logged, at `info` level, with where its time went.
 pub const OVERRUN_LOGGED: Duration = Duration::from_millis(50);
 
@@ -658,4 +733,40 @@ fn allocate(capacity: usize) -> Tree {
 /// Tree capacity in nodes for a memory budget in megabytes.
 pub fn nodes_for_megabytes(mb: usize) -> usize {
     (mb.max(1) * 1024 * 1024 / NODE_BYTES).max(1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_draw_follows_the_weights_to_the_power_of_one_over_the_temperature() {
+        let weights = [0.0, 3.0, 1.0, 3.0];
+        let mut rng = Rng::new(5);
+        // At temperature 0 the largest weight, the first of equal ones; an empty or all-zero list gives 0.
+        assert_eq!(draw(&weights, 0.0, &mut rng), 1);
+        assert_eq!(draw(&[], 1.0, &mut rng), 0);
+        assert_eq!(draw(&[0.0, 0.0], 1.0, &mut rng), 0);
+        let counts = |temperature: f64| {
+            let mut rng = Rng::new(9);
+            let mut n = [0u32; 4];
+            for _ in 0..7000 {
+                n[draw(&weights, temperature, &mut rng)] += 1;
+            }
+            n
+        };
+        // At 1, in proportion to the weights (3 : 1 : 3 of 7000); at 0.5, to their squares (9 : 1 : 9 of 7000).
+        let one = counts(1.0);
+        assert_eq!(one[0], 0);
+        assert!(
+            (2800..3200).contains(&one[1]) && (850..1150).contains(&one[2]),
+            "{one:?}"
+        );
+        let half = counts(0.5);
+        assert_eq!(half[0], 0);
+        assert!((250..480).contains(&half[2]), "{half:?}");
+        // A tiny temperature does not overflow: only the largest weights are drawn.
+        let cold = counts(0.001);
+        assert_eq!((cold[0], cold[2]), (0, 0), "{cold:?}");
+    }
 }

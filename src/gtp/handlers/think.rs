@@ -244,7 +244,7 @@ fn analysis_search(e: &mut Engine, which: Analysis) -> Option<(SearchResult, Opt
         );
         return Some((shared.result.clone(), Some(shared.by)));
     }
-    let result = e.think();
+    let result = e.analyse();
     e.shared = Some(SharedSearch {
         command: e.commands,
         by: which,

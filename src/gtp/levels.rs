@@ -1,0 +1,163 @@
+//! Strength levels: the `level` parameter and `--level`. A level fixes every setting that makes the engine
+//! stronger or weaker (docs/levels.md), so that it is the same opponent on every machine: the player, a number of
+//! playouts and never a time, how the move is drawn from the search (a temperature), the solver's share, and one
+//! search thread, so that with a seed it plays the same game every time.
+
+use crate::search::PlayerKind;
+
+use super::state::Settings;
+
+/// What one level fixes beyond the defaults.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LevelSpec {
+    /// The player: the policy alone (no search) or the tree search.
+    pub player: PlayerKind,
+    /// Playouts a move (0 for the policy player, which does not search).
+    pub playouts: u64,
+    /// The temperature of the move's draw: 0 plays the best move.
+    pub temperature: f64,
+    /// The solver's share of the budget (0 never solves).
+    pub solver_share: f64,
+}
+
+/// The strongest level with a number.
+pub const MAX_LEVEL: u8 = 10;
+
+/// The name of full strength: the engine's defaults (its time, all its threads), which no level limits.
+pub const FULL_STRENGTH: &str = "max";
+
+/// Levels 1 to [`MAX_LEVEL`], weakest first. Levels 1 and 2 play from the learned priors without searching, as
+/// KaTrain's weakest calibrated players play from the policy; the others search a fixed number of playouts and
+/// draw their move from the root's visits at a temperature that falls as the level rises, so that a weaker level
+/// prefers the moves a stronger one would consider, only less surely. Level 10 is the defaults at about the
+/// playouts one core makes in a second. The table was tuned by short screens (docs/results.md, preliminary).
+pub const LEVELS: [LevelSpec; MAX_LEVEL as usize] = [
+    level(PlayerKind::Policy, 0, 1.0, 0.0),
+    level(PlayerKind::Policy, 0, 0.5, 0.0),
+    level(PlayerKind::Policy, 0, 0.1, 0.0),
+    level(PlayerKind::Mcts, 30, 0.8, 0.0),
+    level(PlayerKind::Mcts, 120, 0.6, 0.0),
+    level(PlayerKind::Mcts, 400, 0.5, 0.05),
+    level(PlayerKind::Mcts, 800, 0.4, 0.05),
+    level(PlayerKind::Mcts, 3_000, 0.2, 0.1),
+    level(PlayerKind::Mcts, 20_000, 0.1, 0.1),
+    level(PlayerKind::Mcts, 100_000, 0.0, 0.1),
+];
+
+const fn level(
+    player: PlayerKind,
+    playouts: u64,
+    temperature: f64,
+    solver_share: f64,
+) -> LevelSpec {
+    LevelSpec {
+        player,
+        playouts,
+        temperature,
+        solver_share,
+    }
+}
+
+/// The parameters a level fixes. Setting one of them by hand leaves the level (`level` then reads `none`), and the
+/// command line refuses them beside `--level`.
+pub const LEVEL_FIXES: &[&str] = &[
+    "player",
+    "playouts",
+    "time_per_move",
+    "threads",
+    "temperature",
+    "solver_share",
+    "cpuct",
+    "fpu_reduction",
+    "expand_visits",
+    "playout_candidates",
+    "priors",
+    "weights",
+    "prior_capture",
+    "prior_capture_per_stone",
+    "prior_quiet",
+    "prior_touch",
+    "prior_exposed",
+    "evaluator",
+    "lambda",
+    "net_square",
+    "net_hex",
+];
+
+/// True when a level fixes the parameter `name` (spelt with `_` or `-`), or `name` is `level` itself.
+pub fn fixes(name: &str) -> bool {
+    let name = name.replace('-', "_");
+    name == "level" || LEVEL_FIXES.contains(&name.as_str())
+}
+
+/// A strength level: a numbered one, or full strength.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// Level 1 to [`MAX_LEVEL`].
+    Number(u8),
+    /// The defaults: full strength, by time and on every core.
+    Full,
+}
+
+impl Level {
+    /// The level named `text`: a number from 1 to [`MAX_LEVEL`], or [`FULL_STRENGTH`] (any case).
+    ///
+    /// # Errors
+    /// A message that gives the range.
+    pub fn parse(text: &str) -> Result<Level, String> {
+        if text.eq_ignore_ascii_case(FULL_STRENGTH) {
+            return Ok(Level::Full);
+        }
+        match text.parse::<u8>() {
+            Ok(n) if (1..=MAX_LEVEL).contains(&n) => Ok(Level::Number(n)),
+            _ => Err(format!(
+                "expected a level from 1 to {MAX_LEVEL}, or {FULL_STRENGTH} for full strength, got '{text}'"
+            )),
+        }
+    }
+
+    /// The level's name, as `oust-get-param level` gives it.
+    pub fn name(self) -> String {
+        match self {
+            Level::Number(n) => n.to_string(),
+            Level::Full => FULL_STRENGTH.to_string(),
+        }
+    }
+
+    /// What the level fixes beyond the defaults (`None` for full strength, which is the defaults).
+    pub fn spec(self) -> Option<LevelSpec> {
+        match self {
+            Level::Number(n) => LEVELS.get(usize::from(n).checked_sub(1)?).copied(),
+            Level::Full => None,
+        }
+    }
+}
+
+/// Puts every setting of [`LEVEL_FIXES`] at the default, then at what `level` fixes.
+pub fn apply(settings: &mut Settings, level: Level) {
+    let d = Settings::default();
+    settings.player = d.player;
+    settings.playouts = d.playouts;
+    settings.time_per_move = d.time_per_move;
+    settings.threads = d.threads;
+    settings.temperature = d.temperature;
+    settings.solver_share = d.solver_share;
+    settings.cpuct = d.cpuct;
+    settings.fpu_reduction = d.fpu_reduction;
+    settings.config = d.config;
+    settings.priors = d.priors;
+    settings.learned = d.learned;
+    settings.weights = d.weights;
+    settings.evaluator = d.evaluator;
+    settings.lambda = d.lambda;
+    settings.nets = d.nets;
+    settings.net_names = d.net_names;
+    if let Some(spec) = level.spec() {
+        settings.player = spec.player;
+        settings.playouts = spec.playouts;
+        settings.threads = 1;
+        settings.temperature = spec.temperature;
+        settings.solver_share = spec.solver_share;
+    }
+    settings.level = Some(level);
+}
