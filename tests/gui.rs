@@ -712,6 +712,112 @@ fn resign_resigns_the_human_and_an_engine_answer_after_the_end_is_dropped() {
 }
 
 #[test]
+fn a_game_against_a_level_sets_the_engine_reports_the_result_and_suggests_the_next_level() {
+    use oust::gtp::levels::{LEVEL_ELO, MAX_LEVEL};
+    let gui = start(Shape::square(5), [Player::Human, Player::Engine]);
+    // The levels the dialog offers, with the Elo measured on each board family.
+    let levels: Value = serde_json::from_str(&get(&gui, "api/levels").1).unwrap();
+    let offered = levels["levels"].as_array().unwrap();
+    assert_eq!(offered.len(), usize::from(MAX_LEVEL));
+    for (l, e) in offered.iter().zip(LEVEL_ELO) {
+        assert_eq!(l["elo"], json!({"hex": e.hex7, "square": e.square9}), "{l}");
+    }
+    let before = state(&gui);
+    for (args, error) in [
+        (json!({"level": 0}), "expected a level from 1 to 10, or max for full strength, got '0'"),
+        (json!({"level": 11}), "expected a level from 1 to 10, or max for full strength, got '11'"),
+        (json!({"level": "x"}), "expected a level from 1 to 10, or max for full strength, got 'x'"),
+        (
+            json!({"level": 3, "playouts": 100}),
+            "a level fixes the engine's playouts and time: give 'level', or 'seconds' or 'playouts', not both",
+        ),
+    ] {
+        let (status, e) = post(&gui, "api/new", args.clone());
+        assert_eq!((status, e["error"].as_str()), (409, Some(error)), "{args}");
+    }
+    let after = state(&gui);
+    assert_eq!(before["strength"], after["strength"]);
+    assert_eq!(before["version"], after["version"]);
+    // A level reaches the engine as oust's level, and the page says who plays.
+    let (status, s) = post(&gui, "api/new", json!({"level": 2}));
+    assert_eq!(status, 200);
+    assert_eq!(s["strength"], json!({"kind": "level", "value": 2}));
+    assert_eq!(s["engine"]["levels"], true);
+    post(&gui, "api/play", json!({"move": "C3"}));
+    wait_state(&gui, Duration::from_secs(20), "the engine's move", |s| {
+        s["to_move"] == "black" && s["moves"].as_u64() >= Some(2)
+    });
+    assert!(
+        console_lines(&gui)
+            .iter()
+            .any(|l| l == "> oust-set-param level 2"),
+        "{:?}",
+        console_lines(&gui)
+    );
+    assert_eq!(state(&gui)["level_result"], Value::Null);
+    // Two losses in a row at level 2: the page suggests level 1.
+    post(&gui, "api/resign", json!({}));
+    let s = state(&gui);
+    assert_eq!(
+        s["level_result"],
+        json!({"level": 2, "won": false, "in_a_row": 1, "suggest": null, "text": "You lost against level 2."})
+    );
+    // A new game keeps the level; its result is not shown until it ends.
+    let (_, s) = post(&gui, "api/new", json!({}));
+    assert_eq!(
+        (s["strength"]["value"].as_u64(), &s["level_result"]),
+        (Some(2), &Value::Null)
+    );
+    post(&gui, "api/resign", json!({}));
+    assert_eq!(
+        state(&gui)["level_result"]["text"],
+        "You lost against level 2. That is 2 losses in a row: try level 1?"
+    );
+    assert_eq!(state(&gui)["level_result"]["suggest"], 1);
+    // Undoing the end and resigning again counts the game once.
+    post(&gui, "api/undo", json!({"unit": "turn"}));
+    post(&gui, "api/resign", json!({}));
+    assert_eq!(state(&gui)["level_result"]["in_a_row"], 2);
+    // Full strength by name is the engine's default; the level is left.
+    let (_, s) = post(&gui, "api/new", json!({"level": "max"}));
+    assert_eq!(s["strength"], json!({"kind": "default"}));
+}
+
+#[test]
+fn an_engine_without_levels_is_refused_a_level() {
+    // `gnugo`-like: any GTP engine that lacks oust-set-param. A shell wrapper that hides it from known_command.
+    let script = format!(
+        "sed -u 's/^known_command oust-set-param$/known_command hidden-set-param/' | {}",
+        engine()
+    );
+    let gui = Gui::start(&Options {
+        game: NewGame {
+            board: Shape::square(5),
+            players: [Player::Human, Player::Engine],
+            pie: false,
+            strength: Strength::Playouts(100),
+        },
+        engine: script,
+        port: 0,
+    })
+    .expect("the gui starts");
+    let s = wait_state(&gui, Duration::from_secs(10), "the engine's name", |s| {
+        !s["engine"]["name"].as_str().unwrap_or("").is_empty()
+    });
+    assert_eq!(s["engine"]["levels"], false);
+    let (status, e) = post(&gui, "api/new", json!({"level": 3}));
+    assert_eq!(status, 409);
+    assert!(
+        e["error"]
+            .as_str()
+            .unwrap()
+            .contains("has no strength levels: level 3 needs oust's oust-set-param level"),
+        "{e}"
+    );
+    assert_eq!(state(&gui)["strength"], json!({"kind": "playouts", "value": 100}));
+}
+
+#[test]
 fn a_swap_exchanges_the_seats_and_the_right_side_moves_next() {
     let gui = start(Shape::Hex { side: 4 }, [Player::Human, Player::Human]);
     // The engine places first; the human, White, swaps: the human now plays Black, the engine White, which moves.
@@ -1787,6 +1893,94 @@ fn browser_new_game_dialog_and_a_phone_sized_window() {
     report(&format!(
         "phone window {inner} px wide: hex-7 cells {width:.0} px wide"
     ));
+}
+
+#[test]
+fn browser_levels_in_the_new_game_dialog_with_their_elo_and_the_next_level_after_two_losses() {
+    use oust::gtp::levels::LEVEL_ELO;
+    let _lock = browser_or_skip!(
+        "browser_levels_in_the_new_game_dialog_with_their_elo_and_the_next_level_after_two_losses"
+    );
+    let gui = start(Shape::Hex { side: 7 }, [Player::Human, Player::Engine]);
+    let b = Browser::start(1000, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    b.click("[data-action=new]");
+    let set = |id: &str, value: &str| {
+        b.js(
+            "const e = document.getElementById(arguments[0]); e.value = arguments[1]; e.dispatchEvent(new Event('change'));",
+            json!([id, value]),
+        );
+    };
+    let option = |level: u8| {
+        b.js(
+            "const o = document.querySelector(`#new-strength option[value='level:${arguments[0]}']`); return o ? o.textContent : null;",
+            json!([level]),
+        )
+    };
+    // On a hexhex board the dialog gives hex-7's Elo; on a square one, 9x9's.
+    assert_eq!(
+        option(3),
+        json!(format!("Level 3: about {} Elo above random", LEVEL_ELO[2].hex7))
+    );
+    set("new-kind", "square");
+    set("new-a", "5");
+    assert_eq!(
+        option(3),
+        json!(format!("Level 3: about {} Elo above random", LEVEL_ELO[2].square9))
+    );
+    set("new-strength", "level:3");
+    assert_eq!(
+        b.js("return document.getElementById('new-strength-value').hidden;", json!([])),
+        json!(true),
+        "a level takes no number of seconds or playouts"
+    );
+    b.click("#new-ok");
+    let s = wait_state(&gui, Duration::from_secs(10), "the new game", |s| {
+        s["board"] == "5x5"
+    });
+    assert_eq!(s["strength"], json!({"kind": "level", "value": 3}));
+    b.wait_for(
+        "return document.getElementById('players').textContent.includes('White: engine, level 3');",
+        json!([]),
+        Duration::from_secs(10),
+        "the players line",
+    );
+    // Two losses in a row: the page says so and offers level 2, which starts at a click.
+    post(&gui, "api/resign", json!({}));
+    post(&gui, "api/new", json!({}));
+    post(&gui, "api/resign", json!({}));
+    b.wait_for(
+        "return !document.getElementById('level-result').hidden && !document.getElementById('next-level').hidden;",
+        json!([]),
+        Duration::from_secs(10),
+        "the suggestion",
+    );
+    assert_eq!(
+        b.text("#level-result-text"),
+        "You lost against level 3. That is 2 losses in a row: try level 2?"
+    );
+    assert_eq!(
+        b.text("#next-level"),
+        format!(
+            "Play level 2 (about {} Elo above random)",
+            LEVEL_ELO[1].square9
+        )
+    );
+    b.click("#next-level");
+    let s = wait_state(&gui, Duration::from_secs(10), "level 2", |s| {
+        s["strength"]["value"] == 2
+    });
+    assert_eq!(
+        (s["board"].as_str(), s["over"].as_bool()),
+        (Some("5x5"), Some(false))
+    );
+    b.wait_for(
+        "return document.getElementById('level-result').hidden;",
+        json!([]),
+        Duration::from_secs(10),
+        "the result to go with the new game",
+    );
 }
 
 /// Plays `n` placements of a fixed pseudo-random legal line through the page's API (for the screenshots).

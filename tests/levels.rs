@@ -242,12 +242,28 @@ fn calibrate_prints_a_ladder_of_sharded_matches() {
         "4",
         "--oust",
         "oust",
+        "--bridge",
+        "3,1.5",
         "--print-jobs",
     ]);
     assert!(out.status.success());
     let jobs = text(&out.stdout);
     let expected = [
-        ("random-2", "'oust --level 2 --seed 4'", "'oust --player random --seed 5'"),
+        (
+            "random-policy3",
+            "'oust --player policy --set temperature=3 --seed 4'",
+            "'oust --player random --seed 5'",
+        ),
+        (
+            "policy3-policy1.5",
+            "'oust --player policy --set temperature=1.5 --seed 4'",
+            "'oust --player policy --set temperature=3 --seed 5'",
+        ),
+        (
+            "policy1.5-2",
+            "'oust --level 2 --seed 4'",
+            "'oust --player policy --set temperature=1.5 --seed 5'",
+        ),
         ("2-3", "'oust --level 3 --seed 4'", "'oust --level 2 --seed 5'"),
     ]
     .iter()
@@ -269,6 +285,17 @@ fn calibrate_prints_a_ladder_of_sharded_matches() {
         "{}",
         text(&bad.stderr)
     );
+    for bridge in ["2,4", "0", "x", "1,,0.5"] {
+        let bad = run(&["calibrate", "--dir", "cal", "--bridge", bridge]);
+        assert_eq!(bad.status.code(), Some(2), "{bridge}");
+        assert!(
+            text(&bad.stderr).contains(&format!(
+                "'{bridge}' is not a list of falling temperatures above 0 and at most 100"
+            )),
+            "{}",
+            text(&bad.stderr)
+        );
+    }
 }
 
 #[test]
@@ -293,14 +320,17 @@ fn calibrate_runs_its_shards_through_gnu_parallel_and_fits_the_ladder() {
         "2",
         "--size",
         "hex4",
+        "--bridge",
+        "4",
     ]);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
     assert!(
-        stdout.starts_with("8 games in 2 pairs from 4 results files\n"),
+        stdout.starts_with("12 games in 3 pairs from 6 results files\n"),
         "{stdout}"
     );
-    assert!(stdout.contains("\nlevel 1 - random  "), "{stdout}");
+    assert!(stdout.contains("\npolicy T4 - random  "), "{stdout}");
+    assert!(stdout.contains("\nlevel 1 - policy T4  "), "{stdout}");
     assert!(stdout.contains("\nlevel 2 - level 1  "), "{stdout}");
     let ratings = stdout.split("ratings").nth(1).unwrap();
     let names: Vec<&str> = ratings
@@ -308,7 +338,11 @@ fn calibrate_runs_its_shards_through_gnu_parallel_and_fits_the_ladder() {
         .skip(1)
         .map(|l| l.split("  ").next().unwrap().trim())
         .collect();
-    assert_eq!(names, ["random", "level 1", "level 2"], "{stdout}");
+    assert_eq!(
+        names,
+        ["random", "policy T4", "level 1", "level 2"],
+        "{stdout}"
+    );
     // The fit alone reads the same files again.
     let again = run(&["calibrate", "--dir", &dir_arg, "--fit"]);
     assert_eq!(text(&again.stdout), stdout);

@@ -11,6 +11,7 @@ const ui = {
   clickAt: null,
   lastConsole: 0,
   lastCapturedKey: null,
+  levels: null,
 };
 // For tests and the curious: timings measured on the page.
 window.__oust = { clicks: [], renders: 0, analysisUpdates: [] };
@@ -42,7 +43,8 @@ function seat(s, c) {
   const humans = ["black", "white"].filter((k) => s.players[k] === "human").length;
   const name = s.names && s.names[c];
   if (s.review) return name || "unnamed";
-  const who = s.players[c] === "engine" ? "engine" : humans === 1 ? "you" : "human";
+  const level = s.strength.kind === "level" ? `, level ${s.strength.value}` : "";
+  const who = s.players[c] === "engine" ? `engine${level}` : humans === 1 ? "you" : "human";
   return who + (name ? ` (${name} in the record)` : "");
 }
 
@@ -115,6 +117,7 @@ async function draw(s) {
     (s.review ? " · open for review" : "") + (s.swapped ? " · seats swapped" : "") +
     (s.pie ? " · pie rule" : "") + ` · ${s.board}` + (s.source ? ` · ${s.source}` : "");
   $("play-on").hidden = !s.review;
+  drawLevelResult(s);
   $("engine-name").textContent = `engine: ${s.engine.name}` + (s.engine.busy ? ` (${s.engine.busy})` : "");
   // Buttons.
   const both = s.players.black === "engine" && s.players.white === "engine";
@@ -130,6 +133,28 @@ async function draw(s) {
   drawMoves(s);
   drawAnalysis(s);
   if (s.console_last !== ui.lastConsole) refreshConsole();
+}
+
+// After a game against a level: the result, and the next level to try after two wins or two losses in a row.
+function drawLevelResult(s) {
+  const r = s.level_result;
+  $("level-result").hidden = !r;
+  if (!r) return;
+  $("level-result-text").textContent = r.text;
+  const next = $("next-level");
+  next.hidden = r.suggest == null;
+  if (r.suggest != null) {
+    next.textContent = `Play level ${r.suggest}` + levelElo(r.suggest, s.board);
+    next.dataset.level = r.suggest;
+  }
+}
+
+// " (about N Elo above random)" for a level on this board's family, from the calibration the server reports.
+function levelElo(n, boardName) {
+  const l = ui.levels && ui.levels.levels.find((x) => x.level === Number(n));
+  if (!l) return "";
+  const elo = /^hex/.test(boardName) ? l.elo.hex : l.elo.square;
+  return ` (about ${elo} Elo above random)`;
 }
 
 function drawMoves(s) {
@@ -280,6 +305,7 @@ const actions = {
   "review": () => post("/api/review", { playouts: Number($("review-playouts").value) }),
   "restart": () => post("/api/restart"),
   "load-paste": () => loadText($("paste").value, "the pasted record"),
+  "next-level": () => post("/api/new", { level: Number($("next-level").dataset.level) }),
 };
 document.addEventListener("click", (ev) => {
   const b = ev.target.closest("[data-action]");
@@ -336,18 +362,36 @@ function openNewDialog() {
   $("new-black").value = s.players.black;
   $("new-white").value = s.players.white;
   $("new-pie").checked = s.pie;
-  $("new-strength").value = s.strength.kind;
-  $("new-strength-value").value = s.strength.value || 1;
+  fillStrengths(s.board);
+  $("new-strength").value = s.strength.kind === "level" ? `level:${s.strength.value}` : s.strength.kind;
+  $("new-strength-value").value = (s.strength.kind !== "level" && s.strength.value) || 1;
   $("new-error").textContent = "";
   syncDialog();
   $("new-dialog").showModal();
 }
+// The engine's strengths: its default, seconds or playouts a move, and oust's levels with their Elo on the chosen
+// board's family (hex-7's numbers for hexhex boards, 9x9's for the others).
+function fillStrengths(boardName) {
+  const sel = $("new-strength");
+  const keep = sel.value;
+  sel.querySelectorAll("option[data-level]").forEach((o) => o.remove());
+  if (!(ui.state && ui.state.engine.levels && ui.levels)) return;
+  for (const l of ui.levels.levels) {
+    const o = document.createElement("option");
+    o.value = `level:${l.level}`;
+    o.dataset.level = l.level;
+    o.textContent = `Level ${l.level}` + levelElo(l.level, boardName).replace(" (about", ": about").replace(")", "");
+    sel.append(o);
+  }
+  if ([...sel.options].some((o) => o.value === keep)) sel.value = keep;
+}
 function syncDialog() {
   const kind = $("new-kind").value;
+  fillStrengths(kind === "hex" ? "hex" : "square");
   $("size-label").textContent = kind === "hex" ? "side (2–13)" : kind === "rect" ? "columns (2–25)" : "size (2–25)";
   $("new-a").max = kind === "hex" ? 13 : 25;
   $("new-b-label").hidden = kind !== "rect";
-  $("new-strength-value").hidden = $("new-strength").value === "default";
+  $("new-strength-value").hidden = !["seconds", "playouts"].includes($("new-strength").value);
 }
 $("new-kind").addEventListener("change", syncDialog);
 $("new-strength").addEventListener("change", syncDialog);
@@ -361,7 +405,8 @@ $("new-form").addEventListener("submit", async (ev) => {
     black: $("new-black").value, white: $("new-white").value, pie: $("new-pie").checked,
   };
   const kindS = $("new-strength").value, v = Number($("new-strength-value").value);
-  if (kindS === "seconds") args.seconds = v;
+  if (kindS.startsWith("level:")) args.level = Number(kindS.slice(6));
+  else if (kindS === "seconds") args.seconds = v;
   else if (kindS === "playouts") args.playouts = Math.round(v);
   else args.strength = "default";
   const r = await post("/api/new", args);
@@ -372,10 +417,11 @@ $("new-form").addEventListener("submit", async (ev) => {
 // Start: a query (board=, black=, white=, pie=) starts that game, then leaves the address so that a reload keeps
 // the game; otherwise the server's game is shown as it is.
 async function start() {
+  try { ui.levels = await (await fetch("/api/levels")).json(); } catch (e) { ui.levels = null; }
   const q = new URLSearchParams(location.search);
-  if (["board", "black", "white", "pie"].some((k) => q.has(k))) {
+  if (["board", "black", "white", "pie", "level"].some((k) => q.has(k))) {
     const args = {};
-    for (const k of ["board", "black", "white", "pie"]) if (q.has(k)) args[k] = q.get(k);
+    for (const k of ["board", "black", "white", "pie", "level"]) if (q.has(k)) args[k] = q.get(k);
     await post("/api/new", args);
     history.replaceState(null, "", location.pathname);
   } else {

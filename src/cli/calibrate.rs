@@ -1,5 +1,6 @@
 //! `oust calibrate`: the Elo of the strength levels. A ladder of `oust match` runs (the uniformly random player
-//! against the lowest level, then each level against the next), split into shards that GNU parallel runs, then a
+//! against the first rung of a bridge of policy players at falling temperatures, each rung against the next, the
+//! last rung against the lowest level, then each level against the next), split into shards that GNU parallel runs, then a
 //! fit of the merged results anchored at the random player (docs/levels.md).
 
 use std::io::Write;
@@ -23,9 +24,14 @@ pub struct CalibrateArgs {
     /// Board: N for N x N, WxH, or hexS for the hexhex board of side S
     #[arg(long, value_name = "N|WxH|hexS", default_value = "hex7", value_parser = parse_size)]
     pub size: Shape,
-    /// Levels LO-HI of the ladder: random against LO, LO against LO+1, ..., up to HI
+    /// Levels LO-HI of the ladder: random against the bridge's rungs, then LO, LO against LO+1, ..., up to HI
     #[arg(long, value_name = "LO-HI", default_value = "1-10", value_parser = parse_levels)]
     pub levels: (u8, u8),
+    /// Rungs between the random player and the lowest level: the policy player at these temperatures, highest
+    /// first, so that no pair is a clean sweep and the levels get finite Elo above the random player (`none` for
+    /// no rungs)
+    #[arg(long, value_name = "T,T,...|none", default_value = "8,4,2.5,1.6", value_parser = parse_bridge)]
+    pub bridge: Bridge,
     /// Games of each pair
     #[arg(long, value_name = "N", default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
@@ -64,6 +70,31 @@ fn parse_levels(s: &str) -> Result<(u8, u8), String> {
         return Err(bad());
     }
     Ok((lo, hi))
+}
+
+/// The temperatures of the rungs below the lowest level.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bridge(pub Vec<f64>);
+
+/// `T,T,...` (temperatures above 0 and at most 100, falling) or `none`.
+fn parse_bridge(s: &str) -> Result<Bridge, String> {
+    if s == "none" {
+        return Ok(Bridge(Vec::new()));
+    }
+    let bad = || {
+        format!(
+            "'{s}' is not a list of falling temperatures above 0 and at most 100 (such as 8,4,2.5,1.6) or none"
+        )
+    };
+    let temps = s
+        .split(',')
+        .map(|t| t.trim().parse::<f64>().map_err(|_| bad()))
+        .collect::<Result<Vec<f64>, String>>()?;
+    let in_range = temps.iter().all(|t| *t > 0.0 && *t <= 100.0);
+    if !in_range || temps.windows(2).any(|w| w[1] >= w[0]) {
+        return Err(bad());
+    }
+    Ok(Bridge(temps))
 }
 
 /// `oust calibrate`: the jobs, run through GNU parallel unless only printed, then the fit.
@@ -115,22 +146,31 @@ fn jobs(args: &CalibrateArgs) -> Result<Vec<String>, UsageError> {
     let (lo, hi) = args.levels;
     let dir = args.dir.display().to_string();
     let mut out = Vec::new();
-    let mut below = "random".to_string();
+    // The rungs from the bottom up: each with its name in the files' names and its engine command.
+    let seed_b = args.seed.wrapping_add(1);
+    let mut rungs: Vec<(String, String)> = vec![(
+        "random".to_string(),
+        format!("{oust} --player random --seed {seed_b}"),
+    )];
+    for t in &args.bridge.0 {
+        rungs.push((
+            format!("policy{t}"),
+            format!("{oust} --player policy --set temperature={t} --seed {seed_b}"),
+        ));
+    }
     for level in lo..=hi {
-        // The stronger engine is A, so that each pair's Elo is its step up the ladder.
-        let a = format!("{oust} --level {level} --seed {}", args.seed);
-        let b = if below == "random" {
-            format!(
-                "{oust} --player random --seed {}",
-                args.seed.wrapping_add(1)
-            )
-        } else {
-            format!(
-                "{oust} --level {below} --seed {}",
-                args.seed.wrapping_add(1)
-            )
+        rungs.push((
+            level.to_string(),
+            format!("{oust} --level {level} --seed {seed_b}"),
+        ));
+    }
+    for step in rungs.windows(2) {
+        let [(below, b), (above, a)] = step else {
+            continue;
         };
-        let pair = format!("{below}-{level}");
+        // The stronger engine is A, with the first seed, so that each pair's Elo is its step up the ladder.
+        let a = a.replace(&format!("--seed {seed_b}"), &format!("--seed {}", args.seed));
+        let pair = format!("{below}-{above}");
         for shard in 1..=args.shards {
             let stem = format!("{dir}/pair-{pair}.shard-{shard}-of-{}", args.shards);
             let mut words = vec![
@@ -166,7 +206,6 @@ fn jobs(args: &CalibrateArgs) -> Result<Vec<String>, UsageError> {
                 sh_quote(&format!("{stem}.log"))
             ));
         }
-        below = level.to_string();
     }
     Ok(out)
 }
@@ -301,9 +340,16 @@ fn report(pairs: &[Pair], fitted: &Ladder, files: usize) -> String {
     if fitted.ratings.is_empty() {
         out.push_str("none: no pair has the random player ('--player random')\n");
     }
+    let name_width = fitted
+        .ratings
+        .iter()
+        .map(|r| r.engine.len())
+        .max()
+        .unwrap_or(0)
+        .max(10);
     for r in &fitted.ratings {
         out.push_str(&format!(
-            "{:<10} {:>6}  ({} to {})\n",
+            "{:<name_width$} {:>6}  ({} to {})\n",
             r.engine,
             elo_text(r.elo),
             elo_text(r.interval.0),

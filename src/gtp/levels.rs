@@ -44,6 +44,35 @@ pub const LEVELS: [LevelSpec; MAX_LEVEL as usize] = [
     level(PlayerKind::Mcts, 100_000, 0.0, 0.1),
 ];
 
+/// A level's Elo above the uniformly random player, as `oust calibrate` measured it (docs/results.md), rounded to
+/// tens: on hex-7 for the hexhex boards and on 9x9 for the square and rectangular ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelElo {
+    /// On hex-7.
+    pub hex7: i32,
+    /// On 9x9.
+    pub square9: i32,
+}
+
+/// The measured Elo of levels 1 to [`MAX_LEVEL`] (docs/results.md, "Strength levels": the command, seeds and
+/// games that measured them). `oust gui` offers the levels with these numbers.
+pub const LEVEL_ELO: [LevelElo; MAX_LEVEL as usize] = [
+    elo(1020, 690),
+    elo(1200, 860),
+    elo(1400, 950),
+    elo(1500, 940),
+    elo(1650, 1040),
+    elo(1800, 1170),
+    elo(2000, 1300),
+    elo(2100, 1450),
+    elo(2200, 1550),
+    elo(2300, 1650),
+];
+
+const fn elo(hex7: i32, square9: i32) -> LevelElo {
+    LevelElo { hex7, square9 }
+}
+
 const fn level(
     player: PlayerKind,
     playouts: u64,

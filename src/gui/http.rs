@@ -15,6 +15,7 @@ use crate::rules::{Color, Shape};
 
 use super::board;
 use super::session::{NewGame, Player, Session, Strength};
+use crate::gtp::levels::{FULL_STRENGTH, LEVEL_ELO, Level, MAX_LEVEL};
 use super::{Hub, Request, Shared};
 
 /// Largest request body read, in bytes: records are small.
@@ -165,6 +166,7 @@ fn get(hub: &Hub, path: &str) -> Response<std::io::Cursor<Vec<u8>>> {
     let s = hub.lock();
     match path {
         "/api/state" => json_response(200, &s.state()),
+        "/api/levels" => json_response(200, &levels_json()),
         "/api/layout" => json_response(200, &board::layout(s.session.geometry())),
         "/api/console" => json_response(200, &json!({"lines": s.console})),
         "/api/sgf" => Response::from_string(s.session.sgf())
@@ -235,7 +237,56 @@ pub(crate) fn new_game(args: &Value, current: &NewGame) -> Result<NewGame, Strin
     } else if args["strength"] == "default" {
         game.strength = Strength::Default;
     }
+    if let Some(level) = level_arg(&args["level"])? {
+        if !args["seconds"].is_null() || !args["playouts"].is_null() {
+            return Err(
+                "a level fixes the engine's playouts and time: give 'level', or 'seconds' or 'playouts', not both"
+                    .to_string(),
+            );
+        }
+        game.strength = level;
+    }
     Ok(game)
+}
+
+/// The `level` of a new game: 1 to [`MAX_LEVEL`] (a number or its text), or `max` for full strength (the engine's
+/// defaults); `None` when absent.
+fn level_arg(value: &Value) -> Result<Option<Strength>, String> {
+    let text = match value {
+        Value::Null => return Ok(None),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    match Level::parse(&text)? {
+        Level::Number(n) => Ok(Some(Strength::Level(n))),
+        Level::Full => Ok(Some(Strength::Default)),
+    }
+}
+
+/// Refuses a level for an engine that has none (one without `oust-set-param`).
+fn levels_known(s: &Shared, strength: Strength) -> Result<(), String> {
+    match strength {
+        Strength::Level(n) if !s.engine.levels => Err(format!(
+            "the engine ({}) has no strength levels: level {n} needs oust's oust-set-param level; choose seconds or playouts a move",
+            s.engine.name
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The levels the new-game dialog offers, with their measured Elo above the random player.
+fn levels_json() -> Value {
+    let levels: Vec<Value> = LEVEL_ELO
+        .iter()
+        .zip(1..=MAX_LEVEL)
+        .map(|(e, n)| json!({"level": n, "elo": {"hex": e.hex7, "square": e.square9}}))
+        .collect();
+    json!({
+        "levels": levels,
+        "full": FULL_STRENGTH,
+        "measured": "Elo above the uniformly random player, measured by oust calibrate on hex-7 (for hexhex boards) and 9x9 (for the others): docs/results.md",
+    })
 }
 
 /// The settings of the game `session` holds, as the new-game dialog starts from them.
@@ -255,6 +306,7 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
         "/api/new" => {
             let current = current_game(&s.session);
             new_game(args, &current).and_then(|g| {
+                levels_known(&s, g.strength)?;
                 s.session = Session::new(&g)?;
                 s.clear_views();
                 Ok(())
@@ -262,9 +314,11 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
         }
         "/api/players" => {
             let current = current_game(&s.session);
-            new_game(args, &current).map(|g| {
+            new_game(args, &current).and_then(|g| {
+                levels_known(&s, g.strength)?;
                 s.session.play_on(g.players);
                 s.session.strength = g.strength;
+                Ok(())
             })
         }
         "/api/undo" => {

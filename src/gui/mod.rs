@@ -20,6 +20,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::gtp::levels::MAX_LEVEL;
+
 pub use session::{NewGame, Player, Session, Strength};
 
 /// How `oust gui` starts.
@@ -60,6 +62,8 @@ pub(crate) struct EngineState {
     pub pid: u32,
     /// True when the engine knows `oust-analyze`.
     pub analyze: bool,
+    /// True when the engine is oust, with its strength levels (`oust-set-param level`).
+    pub levels: bool,
 }
 
 /// The analysis shown on the board.
@@ -98,12 +102,60 @@ pub(crate) struct Shared {
     pub pace_ms: u64,
     /// The engine should not move now (the Stop button): until the next human action.
     pub stopped: bool,
+    /// The games of a human against a level since the server started, in order: the level and whether the human
+    /// won.
+    pub level_results: Vec<(u8, bool)>,
 }
 
 impl Shared {
     /// Marks a change for the page.
     pub fn changed(&mut self) {
         self.version += 1;
+        if !self.session.level_counted
+            && let Some(result) = self.session.level_result()
+        {
+            self.session.level_counted = true;
+            self.level_results.push(result);
+        }
+    }
+
+    /// What the page says after a game against a level: the result, the run of equal results at that level, and
+    /// the level to try next after two wins in a row (one up) or two losses in a row (one down).
+    fn level_report(&self) -> Value {
+        let Some(&(level, won)) = self
+            .level_results
+            .last()
+            .filter(|_| self.session.level_counted)
+        else {
+            return Value::Null;
+        };
+        let run = self
+            .level_results
+            .iter()
+            .rev()
+            .take_while(|&&r| r == (level, won))
+            .count();
+        let suggest = match (won, run >= 2) {
+            (true, true) if level < MAX_LEVEL => Some(level + 1),
+            (false, true) if level > 1 => Some(level - 1),
+            _ => None,
+        };
+        let mut text = format!(
+            "You {} against level {level}.",
+            if won { "won" } else { "lost" }
+        );
+        if run >= 2 {
+            text.push_str(&format!(
+                " That is {run} {} in a row",
+                if won { "wins" } else { "losses" }
+            ));
+            text.push_str(&match suggest {
+                Some(next) => format!(": try level {next}?"),
+                None if won => ": this is the strongest level.".to_string(),
+                None => ": this is the weakest level.".to_string(),
+            });
+        }
+        json!({"level": level, "won": won, "in_a_row": run, "suggest": suggest, "text": text})
     }
 
     /// Forgets what was shown of the game before: the analysis, the hint and the review (with a review asked for).
@@ -135,6 +187,7 @@ impl Shared {
             "name": self.engine.name,
             "pid": self.engine.pid,
             "analyze": self.engine.analyze,
+            "levels": self.engine.levels,
         });
         v["paused"] = json!(self.paused);
         v["stopped"] = json!(self.stopped);
@@ -147,6 +200,7 @@ impl Shared {
             "hint": self.analysis.hint,
             "review": self.analysis.review,
         });
+        v["level_result"] = self.level_report();
         v["console_last"] = json!(self.console_count);
         v
     }
@@ -219,6 +273,7 @@ impl Gui {
                 step: false,
                 pace_ms: 500,
                 stopped: false,
+                level_results: Vec::new(),
             }),
             wake: Condvar::new(),
             quit: AtomicBool::new(false),
@@ -295,4 +350,91 @@ pub fn open_browser(url: &str) -> bool {
             .spawn()
             .is_ok()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Color;
+
+    fn shared(level: u8) -> Shared {
+        let session = Session::new(&NewGame {
+            strength: Strength::Level(level),
+            ..NewGame::default()
+        })
+        .unwrap();
+        Shared {
+            session,
+            version: 1,
+            engine: EngineState::default(),
+            analysis: Analysis::default(),
+            requests: VecDeque::new(),
+            console: VecDeque::new(),
+            console_count: 0,
+            paused: false,
+            step: false,
+            pace_ms: 500,
+            stopped: false,
+            level_results: Vec::new(),
+        }
+    }
+
+    /// The page's report after `results` (the last one being the game on the board).
+    fn report(level: u8, results: &[(u8, bool)]) -> Value {
+        let mut s = shared(level);
+        s.level_results = results.to_vec();
+        s.session.level_counted = true;
+        s.level_report()
+    }
+
+    #[test]
+    fn two_wins_in_a_row_suggest_the_level_above_and_two_losses_the_level_below() {
+        assert_eq!(report(3, &[(3, true)])["suggest"], Value::Null);
+        assert_eq!(report(3, &[(2, true), (3, true)])["suggest"], Value::Null);
+        assert_eq!(report(3, &[(3, false), (3, true)])["suggest"], Value::Null);
+        let r = report(3, &[(3, true), (3, true)]);
+        assert_eq!(
+            (r["suggest"].as_u64(), r["text"].as_str()),
+            (
+                Some(4),
+                Some("You won against level 3. That is 2 wins in a row: try level 4?")
+            )
+        );
+        assert_eq!(
+            report(3, &[(3, true), (3, true), (3, true)])["in_a_row"],
+            3
+        );
+        assert_eq!(report(5, &[(5, false), (5, false)])["suggest"], 4);
+        let top = report(MAX_LEVEL, &[(MAX_LEVEL, true), (MAX_LEVEL, true)]);
+        assert_eq!(top["suggest"], Value::Null);
+        assert!(
+            top["text"]
+                .as_str()
+                .unwrap()
+                .ends_with("this is the strongest level.")
+        );
+        assert_eq!(report(1, &[(1, false), (1, false)])["suggest"], Value::Null);
+        // A game not yet counted (still going, or a new one) reports nothing.
+        let mut s = shared(3);
+        s.level_results = vec![(3, true), (3, true)];
+        assert_eq!(s.level_report(), Value::Null);
+    }
+
+    #[test]
+    fn a_game_against_a_level_is_counted_once_when_it_ends() {
+        let mut s = shared(4);
+        s.changed();
+        assert!(s.level_results.is_empty());
+        // The human (Black) resigns.
+        s.session.resigned = Some(Color::Black);
+        s.changed();
+        s.changed();
+        assert_eq!(s.level_results, [(4, false)]);
+        // Between two humans nobody played the level.
+        let mut s = shared(4);
+        s.session.players = [Player::Human, Player::Human];
+        s.session.resigned = Some(Color::White);
+        s.changed();
+        assert!(s.level_results.is_empty());
+    }
 }

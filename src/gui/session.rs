@@ -51,6 +51,8 @@ pub enum Strength {
     Seconds(f64),
     /// Playouts per move.
     Playouts(u64),
+    /// A strength level of oust (`oust-set-param level N`), 1 to `MAX_LEVEL`.
+    Level(u8),
 }
 
 /// The settings of a new game.
@@ -103,6 +105,8 @@ pub struct Session {
     /// True when [`Session::players`] holds the seats exchanged by a swap of the record played so far (rule 9):
     /// every change of the game keeps the seats in step with the record.
     seats_swapped: bool,
+    /// True once this game's result against a level has been counted ([`Session::level_result`]).
+    pub level_counted: bool,
 }
 
 /// A colour's name with a capital, as the status line writes it.
@@ -143,6 +147,7 @@ impl Session {
             names: [None, None],
             review: false,
             seats_swapped: false,
+            level_counted: false,
         })
     }
 
@@ -171,6 +176,28 @@ impl Session {
     /// The geometry.
     pub fn geometry(&self) -> &Arc<Geometry> {
         self.game.position().geometry_arc()
+    }
+
+    /// The level and whether the one human won, when a game of one human against the engine at a level is over
+    /// (a draw counts as neither); `None` otherwise, and for a loaded record under review.
+    pub fn level_result(&self) -> Option<(u8, bool)> {
+        let Strength::Level(n) = self.strength else {
+            return None;
+        };
+        if self.review {
+            return None;
+        }
+        let human = match self.players {
+            [Player::Human, Player::Engine] => Color::Black,
+            [Player::Engine, Player::Human] => Color::White,
+            _ => return None,
+        };
+        let winner = match (self.resigned, self.game.position().status()) {
+            (Some(c), _) => c.opponent(),
+            (None, Status::Over(Outcome::Win(c))) => c,
+            _ => return None,
+        };
+        Some((n, winner == human))
     }
 
     /// True when no one can move any more: the rules ended the game, or a player resigned.
@@ -578,6 +605,7 @@ impl Session {
                 Strength::Default => json!({"kind": "default"}),
                 Strength::Seconds(s) => json!({"kind": "seconds", "value": s}),
                 Strength::Playouts(n) => json!({"kind": "playouts", "value": n}),
+                Strength::Level(n) => json!({"kind": "level", "value": n}),
             },
         })
     }

@@ -175,6 +175,7 @@ impl Worker {
         s.engine.name = format!("{name} {version}").trim().to_string();
         s.engine.pid = pid;
         s.engine.analyze = self.analyze;
+        s.engine.levels = self.oust_params;
         s.engine.fault = None;
         s.changed();
         drop(s);
@@ -331,14 +332,21 @@ impl Worker {
         Ok(())
     }
 
-    /// Sends the strength: oust's `playouts` and `time_per_move`, or `time_settings` for another engine.
+    /// Sends the strength: oust's `level`, or its `playouts` and `time_per_move` after `level max` has put back
+    /// what a level fixes; `time_settings` for another engine, which has no levels (the page offers them only to
+    /// an engine that knows `oust-set-param`).
     fn strength(&mut self, strength: Strength) -> Result<(), String> {
         let (playouts, seconds) = match strength {
-            Strength::Default => (0, 0.0),
+            Strength::Default | Strength::Level(_) => (0, 0.0),
             Strength::Playouts(n) => (n, 0.0),
             Strength::Seconds(s) => (0, s),
         };
         if self.oust_params {
+            if let Strength::Level(n) = strength {
+                self.ask(&format!("oust-set-param level {n}"))?;
+                return Ok(());
+            }
+            self.ask("oust-set-param level max")?;
             self.ask(&format!("oust-set-param playouts {playouts}"))?;
             self.ask(&format!("oust-set-param time_per_move {seconds}"))?;
         } else if seconds > 0.0 {
@@ -357,6 +365,8 @@ impl Worker {
             Strength::Seconds(s) => Duration::from_secs_f64(s * 3.0 + 15.0),
             Strength::Playouts(n) => Duration::from_secs(30 + n / 1000),
             Strength::Default => Duration::from_secs(30),
+            // Every level answers in about a second or less on one core (level 10: 100,000 playouts).
+            Strength::Level(_) => Duration::from_secs(60),
         }
     }
 

@@ -45,7 +45,7 @@ pub struct Ladder {
 }
 
 /// A short name of an engine command for tables: `level N` for `--level N`, `random` for `--player random`,
-/// otherwise the command without its seed.
+/// `policy TX` for `--player policy --set temperature=X` (a rung of `oust calibrate`'s bridge), otherwise the command without its seed.
 pub fn engine_name(command: &str) -> String {
     let command = without_seed(command);
     let words: Vec<&str> = command.split_whitespace().collect();
@@ -59,6 +59,13 @@ pub fn engine_name(command: &str) -> String {
         format!("level {level}")
     } else if value("--player") == Some("random") {
         "random".to_string()
+    } else if value("--player") == Some("policy")
+        && let Some(t) = words.iter().enumerate().find_map(|(i, w)| {
+            let set = if *w == "--set" { words.get(i + 1)? } else { w.strip_prefix("--set=")? };
+            set.strip_prefix("temperature=")
+        })
+    {
+        format!("policy T{t}")
     } else {
         command
     }
@@ -217,6 +224,10 @@ mod tests {
         assert_eq!(engine_name("oust --level 3 --seed 2"), "level 3");
         assert_eq!(engine_name("/x/oust --seed 1 --level=max"), "level max");
         assert_eq!(engine_name("oust --player random --seed 9"), "random");
+        assert_eq!(
+            engine_name("oust --player policy --set temperature=2.5 --seed 9"),
+            "policy T2.5"
+        );
         assert_eq!(
             engine_name("oust --seed 1 --playouts 100"),
             "oust --playouts 100"
