@@ -33,13 +33,13 @@ pub const FULL_STRENGTH: &str = "max";
 /// playouts one core makes in a second. The table was tuned by short screens (docs/results.md, preliminary).
 pub const LEVELS: [LevelSpec; MAX_LEVEL as usize] = [
     level(PlayerKind::Policy, 0, 1.0, 0.0),
-    level(PlayerKind::Policy, 0, 0.5, 0.0),
-    level(PlayerKind::Policy, 0, 0.1, 0.0),
+    level(PlayerKind::Policy, 0, 0.7, 0.0),
+    level(PlayerKind::Policy, 0, 0.3, 0.0),
     level(PlayerKind::Mcts, 30, 0.8, 0.0),
     level(PlayerKind::Mcts, 120, 0.6, 0.0),
     level(PlayerKind::Mcts, 400, 0.5, 0.05),
     level(PlayerKind::Mcts, 800, 0.4, 0.05),
-    level(PlayerKind::Mcts, 3_000, 0.2, 0.1),
+    level(PlayerKind::Mcts, 1_800, 0.25, 0.1),
     level(PlayerKind::Mcts, 20_000, 0.1, 0.1),
     level(PlayerKind::Mcts, 100_000, 0.0, 0.1),
 ];
