@@ -724,9 +724,18 @@ fn a_game_against_a_level_sets_the_engine_reports_the_result_and_suggests_the_ne
     }
     let before = state(&gui);
     for (args, error) in [
-        (json!({"level": 0}), "expected a level from 1 to 10, or max for full strength, got '0'"),
-        (json!({"level": 11}), "expected a level from 1 to 10, or max for full strength, got '11'"),
-        (json!({"level": "x"}), "expected a level from 1 to 10, or max for full strength, got 'x'"),
+        (
+            json!({"level": 0}),
+            "expected a level from 1 to 10, or max for full strength, got '0'",
+        ),
+        (
+            json!({"level": 11}),
+            "expected a level from 1 to 10, or max for full strength, got '11'",
+        ),
+        (
+            json!({"level": "x"}),
+            "expected a level from 1 to 10, or max for full strength, got 'x'",
+        ),
         (
             json!({"level": 3, "playouts": 100}),
             "a level fixes the engine's playouts and time: give 'level', or 'seconds' or 'playouts', not both",
@@ -814,7 +823,10 @@ fn an_engine_without_levels_is_refused_a_level() {
             .contains("has no strength levels: level 3 needs oust's oust-set-param level"),
         "{e}"
     );
-    assert_eq!(state(&gui)["strength"], json!({"kind": "playouts", "value": 100}));
+    assert_eq!(
+        state(&gui)["strength"],
+        json!({"kind": "playouts", "value": 100})
+    );
 }
 
 #[test]
@@ -1921,17 +1933,26 @@ fn browser_levels_in_the_new_game_dialog_with_their_elo_and_the_next_level_after
     // On a hexhex board the dialog gives hex-7's Elo; on a square one, 9x9's.
     assert_eq!(
         option(3),
-        json!(format!("Level 3: about {} Elo above random", LEVEL_ELO[2].hex7))
+        json!(format!(
+            "Level 3: about {} Elo above random",
+            LEVEL_ELO[2].hex7
+        ))
     );
     set("new-kind", "square");
     set("new-a", "5");
     assert_eq!(
         option(3),
-        json!(format!("Level 3: about {} Elo above random", LEVEL_ELO[2].square9))
+        json!(format!(
+            "Level 3: about {} Elo above random",
+            LEVEL_ELO[2].square9
+        ))
     );
     set("new-strength", "level:3");
     assert_eq!(
-        b.js("return document.getElementById('new-strength-value').hidden;", json!([])),
+        b.js(
+            "return document.getElementById('new-strength-value').hidden;",
+            json!([])
+        ),
         json!(true),
         "a level takes no number of seconds or playouts"
     );

@@ -169,7 +169,10 @@ fn jobs(args: &CalibrateArgs) -> Result<Vec<String>, UsageError> {
             continue;
         };
         // The stronger engine is A, with the first seed, so that each pair's Elo is its step up the ladder.
-        let a = a.replace(&format!("--seed {seed_b}"), &format!("--seed {}", args.seed));
+        let a = a.replace(
+            &format!("--seed {seed_b}"),
+            &format!("--seed {}", args.seed),
+        );
         let pair = format!("{below}-{above}");
         for shard in 1..=args.shards {
             let stem = format!("{dir}/pair-{pair}.shard-{shard}-of-{}", args.shards);

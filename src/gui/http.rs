@@ -15,8 +15,8 @@ use crate::rules::{Color, Shape};
 
 use super::board;
 use super::session::{NewGame, Player, Session, Strength};
-use crate::gtp::levels::{FULL_STRENGTH, LEVEL_ELO, Level, MAX_LEVEL};
 use super::{Hub, Request, Shared};
+use crate::gtp::levels::{FULL_STRENGTH, LEVEL_ELO, Level, MAX_LEVEL};
 
 /// Largest request body read, in bytes: records are small.
 const MAX_BODY: u64 = 4 * 1024 * 1024;

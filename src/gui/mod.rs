@@ -400,10 +400,7 @@ mod tests {
                 Some("You won against level 3. That is 2 wins in a row: try level 4?")
             )
         );
-        assert_eq!(
-            report(3, &[(3, true), (3, true), (3, true)])["in_a_row"],
-            3
-        );
+        assert_eq!(report(3, &[(3, true), (3, true), (3, true)])["in_a_row"], 3);
         assert_eq!(report(5, &[(5, false), (5, false)])["suggest"], 4);
         let top = report(MAX_LEVEL, &[(MAX_LEVEL, true), (MAX_LEVEL, true)]);
         assert_eq!(top["suggest"], Value::Null);

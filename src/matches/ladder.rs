@@ -61,7 +61,11 @@ pub fn engine_name(command: &str) -> String {
         "random".to_string()
     } else if value("--player") == Some("policy")
         && let Some(t) = words.iter().enumerate().find_map(|(i, w)| {
-            let set = if *w == "--set" { words.get(i + 1)? } else { w.strip_prefix("--set=")? };
+            let set = if *w == "--set" {
+                words.get(i + 1)?
+            } else {
+                w.strip_prefix("--set=")?
+            };
             set.strip_prefix("temperature=")
         })
     {
