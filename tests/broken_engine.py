@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A deliberately broken GTP engine for the tests of `oust match`.
+"""A deliberately broken GTP engine for the tests of `oust match` (and of `oust gui`).
 
 Usage: broken_engine.py MODE ENGINE [ARGS...]
 
@@ -17,6 +17,7 @@ vertex as a strict GTP engine does, except for one misbehaviour chosen by MODE:
               first move with the pie rule on), and plays it in the real engine too
   swap-late   answers its second genmove of each game with 'swap', which is never legal
   late        answers every genmove 0.15 s after the real engine does
+  no-cancel   a well-behaved engine without oust-genmove_cancellable, as oust was before it had the command
 """
 
 import os
@@ -87,6 +88,12 @@ while True:
         break
     elif MODE == "plain" and command.startswith("oust-"):
         answer("? unknown command")
+        continue
+    elif MODE == "no-cancel" and "oust-genmove_cancellable" in words[:2]:
+        answer("= false" if command == "known_command" else "? unknown command")
+        continue
+    elif MODE == "no-cancel" and command == "list_commands":
+        answer("\n".join(l for l in ask(line.strip()).split("\n") if l != "oust-genmove_cancellable"))
         continue
     if command != "genmove":
         answer(ask(line.strip()))

@@ -564,8 +564,10 @@ fn engine_plays_watches_and_is_restarted_without_losing_the_game() {
 #[test]
 fn stop_makes_the_engine_answer_and_hint_and_review_report() {
     let gui = start(Shape::square(7), [Player::Human, Player::Engine]);
-    // A long think, stopped: the engine answers from a quick search instead.
+    // A long think, stopped: oust's cancellable genmove answers at once with its best move so far, and the engine
+    // is not restarted.
     post(&gui, "api/players", json!({"seconds": 60}));
+    let pid = state(&gui)["engine"]["pid"].as_u64().unwrap();
     post(&gui, "api/play", json!({"move": "D4"}));
     wait_state(&gui, Duration::from_secs(10), "the engine to think", |s| {
         s["engine"]["busy"] == "thinking"
@@ -575,19 +577,27 @@ fn stop_makes_the_engine_answer_and_hint_and_review_report() {
     let s = wait_state(&gui, Duration::from_secs(20), "the engine's answer", |s| {
         s["moves"] == 2
     });
+    // Answered long before the minute its search was set for.
     assert!(asked.elapsed() < Duration::from_secs(20));
     assert_eq!(s["to_move"], "black");
-    let console: Value = serde_json::from_str(&get(&gui, "api/console").1).unwrap();
-    assert!(
-        console["lines"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|l| l["text"]
-                == "stopped: the engine was restarted and answers from a quick search"),
-        "{console}"
+    assert_eq!(
+        s["engine"]["pid"].as_u64(),
+        Some(pid),
+        "the engine was restarted"
     );
-    // The next move is searched as set again (the quick search was for the Stop alone).
+    let lines = console_lines(&gui);
+    assert!(
+        lines.iter().any(|l| l == "> oust-genmove_cancellable w"),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "! stopped: the engine answers with its best move so far"),
+        "{lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains("restarted")), "{lines:?}");
+    // The next move is searched as set again, and the engine goes on answering in step.
     post(&gui, "api/players", json!({"playouts": 100}));
     let legal = s["legal"][0].as_str().unwrap().to_string();
     post(&gui, "api/play", json!({"move": legal}));
@@ -639,6 +649,57 @@ fn stop_makes_the_engine_answer_and_hint_and_review_report() {
         (status, e["error"].as_str()),
         (409, Some("a review needs 'playouts', from 1 to 10000000"))
     );
+}
+
+/// An engine without `oust-genmove_cancellable` (oust behind tests/broken_engine.py): Stop restarts it, and as it
+/// has oust's parameters it answers from a quick search; its game is sent again.
+#[test]
+fn stop_restarts_an_engine_without_the_cancellable_genmove() {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/broken_engine.py");
+    let gui = Gui::start(&Options {
+        game: NewGame {
+            board: Shape::square(7),
+            players: [Player::Human, Player::Engine],
+            pie: false,
+            strength: Strength::Playouts(150),
+        },
+        engine: format!("python3 '{}' no-cancel {}", script.display(), engine()),
+        port: 0,
+    })
+    .expect("the gui starts");
+    post(&gui, "api/players", json!({"seconds": 60}));
+    let pid = state(&gui)["engine"]["pid"].as_u64().unwrap();
+    post(&gui, "api/play", json!({"move": "D4"}));
+    wait_state(&gui, Duration::from_secs(10), "the engine to think", |s| {
+        s["engine"]["busy"] == "thinking"
+    });
+    post(&gui, "api/stop", json!({}));
+    let s = wait_state(&gui, Duration::from_secs(20), "the engine's answer", |s| {
+        s["moves"] == 2
+    });
+    assert_eq!(s["to_move"], "black");
+    assert_ne!(s["engine"]["pid"].as_u64(), Some(pid), "no restart");
+    let lines = console_lines(&gui);
+    assert!(lines.iter().any(|l| l == "> genmove w"), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "! stopped: the engine was restarted and answers from a quick search"),
+        "{lines:?}"
+    );
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains("oust-genmove_cancellable w")),
+        "{lines:?}"
+    );
+    // The restarted engine plays on in step with the game.
+    post(&gui, "api/players", json!({"playouts": 100}));
+    let legal = s["legal"][0].as_str().unwrap().to_string();
+    post(&gui, "api/play", json!({"move": legal}));
+    wait_state(&gui, Duration::from_secs(20), "the next engine move", |s| {
+        s["moves"].as_u64() >= Some(4) && s["to_move"] == "black" && s["engine"]["fault"].is_null()
+    });
 }
 
 /// The lines of the console, as `DIR TEXT`.
@@ -1032,6 +1093,10 @@ fn console_moves_go_through_the_pages_game_and_commands_that_would_change_the_en
         "boardsize is not sent to the engine: it would change the engine's board, not the page's: use New game…"
     );
     assert!(refused("genmove w").starts_with("genmove is not sent to the engine"));
+    assert!(
+        refused("oust-genmove_cancellable w")
+            .starts_with("oust-genmove_cancellable is not sent to the engine")
+    );
     assert!(refused("2 clear_board").starts_with("clear_board is not sent to the engine"));
     assert_eq!(state(&gui)["moves"], 1);
     let (status, s) = post(&gui, "api/console", json!({"line": "white A1"}));
@@ -1822,6 +1887,59 @@ fn browser_analysis_shows_the_heat_map_and_the_engine_is_restarted_from_the_bann
     assert_eq!(s["turns"][1]["gtp"], "A1");
     wait_drawn(&b, &gui);
     check_board(&b, server_game(&gui).position());
+}
+
+/// Stop on the page while the engine thinks for a minute: the engine's move, its best so far, appears at once as
+/// any engine move does, and the engine is not restarted.
+#[test]
+fn browser_stop_plays_the_engine_s_best_move_so_far_without_a_restart() {
+    let _lock =
+        browser_or_skip!("browser_stop_plays_the_engine_s_best_move_so_far_without_a_restart");
+    let gui = start(Shape::square(7), [Player::Human, Player::Engine]);
+    post(&gui, "api/players", json!({"seconds": 60}));
+    let pid = state(&gui)["engine"]["pid"].as_u64().unwrap();
+    let b = Browser::start(1000, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    click(&b, "D4");
+    b.wait_for(
+        "return !document.querySelector('[data-action=stop]').hidden;",
+        json!([]),
+        Duration::from_secs(10),
+        "the Stop button while the engine thinks",
+    );
+    let asked = Instant::now();
+    b.click("[data-action=stop]");
+    b.wait_for(
+        "return document.querySelectorAll('#board [data-stone]').length === 2
+            && document.querySelector('[data-action=stop]').hidden;",
+        json!([]),
+        Duration::from_secs(20),
+        "the engine's move on the page",
+    );
+    // Long before the minute the search was set for.
+    let took = asked.elapsed();
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    let s = state(&gui);
+    assert_eq!(
+        (s["moves"].as_u64(), s["to_move"].as_str()),
+        (Some(2), Some("black"))
+    );
+    assert_eq!(
+        s["engine"]["pid"].as_u64(),
+        Some(pid),
+        "the engine was restarted"
+    );
+    wait_drawn(&b, &gui);
+    check_board(&b, server_game(&gui).position());
+    let lines = console_lines(&gui);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "! stopped: the engine answers with its best move so far"),
+        "{lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains("restarted")), "{lines:?}");
 }
 
 #[test]

@@ -322,3 +322,38 @@ fn a_playout_limit_caps_the_solver_under_any_clock() {
     }
     assert_eq!(clocked, plain, "the clock changed the moves");
 }
+
+/// A search stopped before its first playout (a cancelled move) still answers a move: the priors' most likely one,
+/// which the policy player plays at temperature 0, rather than the quick player's random one. Its solver, stopped
+/// too, proves nothing.
+#[test]
+fn a_search_stopped_before_its_first_playout_plays_the_priors_best_move() {
+    use oust::search::Limits;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+    let geo = Arc::new(Geometry::square(9).unwrap());
+    let mut game = Game::new(geo.clone());
+    game.play(Color::Black, Move::Place(geo.parse_vertex("E5").unwrap()))
+        .unwrap();
+    let stop = AtomicBool::new(true);
+    let request = Request {
+        limits: Limits {
+            playouts: None,
+            time: Some(Duration::from_secs(30)),
+        },
+        seed: 7,
+        stop: Some(&stop),
+        interval: None,
+    };
+    let main = Setup {
+        solver_share: 0.1,
+        solver_bytes: 1 << 20,
+        ..setup(PlayerKind::Mcts)
+    };
+    let stopped = Searcher::default().search(&game, &main, &request, &mut |_| Control::Continue);
+    assert_eq!(stopped.playouts, 0);
+    assert!(stopped.elapsed < Duration::from_secs(10));
+    let policy = search(&game, PlayerKind::Policy, 1, 7);
+    assert!(policy.best.is_some());
+    assert_eq!(stopped.best, policy.best);
+}

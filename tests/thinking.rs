@@ -2,7 +2,7 @@
 //! and resignation work.
 
 use std::io::{Cursor, Read};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use oust::gtp::{self, Engine, Options, Settings};
 use oust::rules::Color;
@@ -615,4 +615,188 @@ fn suggest_answers_the_best_move_its_win_rate_visits_and_variation_in_one_respon
         ),
         "{out}"
     );
+}
+
+/// An output that keeps when each write came, counted from its creation.
+struct Timed {
+    start: Instant,
+    writes: Vec<(Duration, Vec<u8>)>,
+}
+
+impl Timed {
+    fn new() -> Timed {
+        Timed {
+            start: Instant::now(),
+            writes: Vec::new(),
+        }
+    }
+
+    /// Everything written.
+    fn text(&self) -> String {
+        String::from_utf8(self.writes.iter().flat_map(|(_, b)| b.clone()).collect()).unwrap()
+    }
+
+    /// When the response that starts with `head` was written.
+    fn when(&self, head: &str) -> Duration {
+        self.writes
+            .iter()
+            .find(|(_, b)| b.starts_with(head.as_bytes()))
+            .unwrap_or_else(|| panic!("no response {head:?} in {:?}", self.text()))
+            .0
+    }
+}
+
+impl std::io::Write for Timed {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.writes.push((self.start.elapsed(), buf.to_vec()));
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `oust-genmove_cancellable` with 30 s a move, the next command in the same piped input: the engine answers the
+/// move from what its search has at once, plays it, and then answers the next command. (A functional check, not a
+/// timing one: the bound is a third of the move's time.)
+#[test]
+fn a_cancellable_genmove_answers_at_once_when_the_next_line_is_there() {
+    let mut e = engine();
+    let started = Instant::now();
+    let out = send(
+        &mut e,
+        "oust-set-param time_per_move 30\n1 oust-genmove_cancellable b\n2 name\n3 oust-status\n",
+    );
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_secs(10),
+        "{:.1} s for a search of 30 s cancelled at once: {out}",
+        took.as_secs_f64()
+    );
+    let re = Regex::new(
+        r"\A=\n\n=1 ([A-HJ][1-9])\n\n=2 oust\n\n=3 to-move w extra-turn no must-pass no stones-b 1 stones-w 0 ",
+    )
+    .unwrap();
+    let caps = re.captures(&out).unwrap_or_else(|| panic!("{out}"));
+    let played = e.game().records();
+    assert_eq!(played.len(), 1, "{out}");
+    assert_eq!(played[0].color, Color::Black);
+    assert_eq!(
+        oust::notation::move_name(e.game().position().geometry(), played[0].mv),
+        &caps[1]
+    );
+}
+
+/// Any line stops the search, an empty one too (which has no response), and the move is played; the end of the
+/// input stops it as well, and the session then ends as at `quit`.
+#[test]
+fn a_cancellable_genmove_stops_at_an_empty_line_or_the_end_of_the_input() {
+    let mut e = engine();
+    let input = Slow {
+        chunks: vec![
+            (
+                Duration::ZERO,
+                b"oust-set-param time_per_move 30\n1 oust-genmove_cancellable b\n".to_vec(),
+            ),
+            (Duration::from_millis(300), b"\n".to_vec()),
+            (Duration::from_secs(4), b"2 oust-status\n".to_vec()),
+        ],
+        current: Cursor::new(Vec::new()),
+    };
+    let mut out = Timed::new();
+    let ended = gtp::run(&mut e, std::io::BufReader::new(input), &mut out).unwrap();
+    assert_eq!(ended, gtp::Ended::EndOfInput);
+    let text = out.text();
+    assert!(
+        Regex::new(r"\A=\n\n=1 [A-HJ][1-9]\n\n=2 to-move w .* stones-b 1 stones-w 0 .*\n\n\z")
+            .unwrap()
+            .is_match(&text),
+        "{text}"
+    );
+    // Answered after the empty line (0.3 s), long before the next command (4.3 s) and the 30 s of the move.
+    assert!(out.when("=1") < Duration::from_secs(4), "{text}");
+    // The end of the input stops the search too: the move is answered and played, and the session ends.
+    let started = Instant::now();
+    let out = send(&mut e, "1 oust-genmove_cancellable w\n");
+    assert!(started.elapsed() < Duration::from_secs(10), "{out}");
+    assert!(
+        Regex::new(r"\A=1 [A-HJ][1-9]( capture \d+)?( extra-turn)?\n\n\z")
+            .unwrap()
+            .is_match(&out),
+        "{out}"
+    );
+    assert_eq!(e.game().records().len(), 2);
+}
+
+/// A search that ends by itself before the next line arrives is `genmove`'s: the same move from the same seed,
+/// the same move report, the time charged to the clock, and the next line is answered as usual.
+#[test]
+fn a_cancellable_genmove_not_cancelled_is_genmove() {
+    let slow = |first: &[u8]| Slow {
+        chunks: vec![
+            (Duration::ZERO, first.to_vec()),
+            (Duration::from_secs(2), b"2 name\n".to_vec()),
+        ],
+        current: Cursor::new(Vec::new()),
+    };
+    let run = |input: Slow| {
+        let mut e = engine();
+        let mut out = Vec::new();
+        gtp::run(&mut e, std::io::BufReader::new(input), &mut out).unwrap();
+        (String::from_utf8(out).unwrap(), e)
+    };
+    let (plain, _) = run(slow(
+        b"oust-set-param playouts 300\nplay b E5\n1 genmove w\n",
+    ));
+    let (cancellable, e) = run(slow(
+        b"oust-set-param playouts 300\nplay b E5\n1 oust-genmove_cancellable w\n",
+    ));
+    assert!(plain.starts_with("=\n\n=\n\n=1 "), "{plain}");
+    assert_eq!(cancellable, plain);
+    assert!(cancellable.ends_with("\n\n=2 oust\n\n"), "{cancellable}");
+    assert_eq!(e.game().records().len(), 2);
+    // A capture keeps the turn: the move report is genmove's.
+    let (out, _) = run(slow(
+        b"rectangular_boardsize 4 2\noust-setup b XO../...O\noust-set-param playouts 300\n1 oust-genmove_cancellable b\n",
+    ));
+    assert_eq!(
+        out,
+        "=\n\n=\n\n=\n\n=1 A1 capture 1 extra-turn\n\n=2 oust\n\n"
+    );
+}
+
+/// The errors of `genmove`, with the game unchanged: a bad colour, the side not to move, a finished game, and the
+/// arguments miscounted.
+#[test]
+fn a_cancellable_genmove_fails_as_genmove_does_and_changes_nothing() {
+    let mut e = engine();
+    let out = send(
+        &mut e,
+        "oust-set-param time_per_move 30\nplay b E5\n1 oust-genmove_cancellable x\n2 oust-genmove_cancellable b\n\
+         3 oust-genmove_cancellable\n4 oust-genmove_cancellable w w\n5 showboard\n",
+    );
+    assert!(
+        out.starts_with(
+            "=\n\n=\n\n?1 syntax error: expected a colour (b, black, w, white), got 'x'\n\n\
+             ?2 white is to move: black's placement did not capture\n\n\
+             ?3 syntax error: oust-genmove_cancellable takes 1 argument (COLOR), got 0\n\n\
+             ?4 syntax error: oust-genmove_cancellable takes 1 argument (COLOR), got 2\n\n=5\n"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("last move: black E5\n"), "{out}");
+    assert_eq!(e.game().records().len(), 1);
+    let out = send(
+        &mut e,
+        "rectangular_boardsize 4 2\noust-setup b XO../....\nplay b A1\n6 oust-genmove_cancellable w\n\
+         7 oust-genmove_cancellable b\n8 final_score\n",
+    );
+    assert_eq!(
+        out,
+        "=\n\n=\n\n= capture 1 result B+\n\n\
+         ?6 illegal move: the game is over: B+ (black captured every white stone)\n\n\
+         ?7 illegal move: the game is over: B+ (black captured every white stone)\n\n=8 B+\n\n"
+    );
+    assert_eq!(e.game().records().len(), 1);
 }

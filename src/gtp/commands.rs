@@ -23,10 +23,19 @@ pub struct CommandSpec {
     pub summary: &'static str,
     /// What runs it.
     pub run: Handler,
+    /// The next input line (or the end of the input) stops its search, which then answers with what it has: the
+    /// session watches the input while it runs and raises the engine's cancel flag, which every search looks at.
+    pub cancellable: bool,
 }
 
 macro_rules! command {
     ($name:literal, $usage:literal, $min:literal..=$max:literal, $summary:literal, $run:expr) => {
+        command!(@ $name, $usage, $min..=$max, $summary, $run, false)
+    };
+    (cancellable $name:literal, $usage:literal, $min:literal..=$max:literal, $summary:literal, $run:expr) => {
+        command!(@ $name, $usage, $min..=$max, $summary, $run, true)
+    };
+    (@ $name:literal, $usage:literal, $min:literal..=$max:literal, $summary:literal, $run:expr, $cancellable:literal) => {
         CommandSpec {
             name: $name,
             usage: $usage,
@@ -34,6 +43,7 @@ macro_rules! command {
             max_args: $max,
             summary: $summary,
             run: $run,
+            cancellable: $cancellable,
         }
     };
 }
@@ -110,6 +120,13 @@ pub static COMMANDS: &[CommandSpec] = &[
         "COLOR",
         1..=1,
         "choose and play a move",
+        think::genmove
+    ),
+    command!(
+        cancellable "oust-genmove_cancellable",
+        "COLOR",
+        1..=1,
+        "genmove that answers its best move so far as soon as the next line arrives",
         think::genmove
     ),
     command!(

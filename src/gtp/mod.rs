@@ -24,7 +24,9 @@ mod reply;
 mod state;
 
 use std::io::{self, BufRead, Write};
-use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
 use std::time::Duration;
 
 use crate::{rules, search};
@@ -43,6 +45,20 @@ pub fn respond_to(
     engine: &mut Engine,
     raw: &RawLine,
 ) -> Option<(Option<u64>, Result<Reply, GtpError>)> {
+    respond_with(engine, raw, &mut |engine, name, args| {
+        execute(engine, name, args)
+    })
+}
+
+/// One command's name and arguments, run on the engine.
+type Run<'r> = dyn FnMut(&mut Engine, &str, &[&str]) -> Result<Reply, GtpError> + 'r;
+
+/// [`respond_to`], the command run by `run`.
+fn respond_with(
+    engine: &mut Engine,
+    raw: &RawLine,
+    run: &mut Run<'_>,
+) -> Option<(Option<u64>, Result<Reply, GtpError>)> {
     if raw.truncated {
         let id = leading_id(&raw.bytes);
         let err = GtpError::Failed(format!(
@@ -54,7 +70,7 @@ pub fn respond_to(
     let line = preprocess(&raw.bytes)?;
     log::debug!("<- {line}");
     Some(match parse_command_line(&line) {
-        Ok(cmd) => (cmd.id, execute(engine, cmd.name, &cmd.args)),
+        Ok(cmd) => (cmd.id, run(engine, cmd.name, &cmd.args)),
         Err(LineError::MissingCommand(id)) => {
             (Some(id), Err(error::syntax("no command after the id")))
         }
@@ -78,12 +94,12 @@ fn leading_id(bytes: &[u8]) -> Option<u64> {
 /// One input line as [`serve`] receives it: a line, the end of the input (`None`), or a read error.
 pub type Incoming = io::Result<Option<RawLine>>;
 
-/// The protocol session: input lines arrive from a reader thread, so that a streamed response can stop as soon as
-/// the next command arrives; every byte of output is written here.
+/// The protocol session: input lines arrive from a reader thread, so that a streamed response, or the search of a
+/// cancellable command, can stop as soon as the next line arrives; every byte of output is written here.
 struct Session<W: Write> {
     out: W,
     lines: Receiver<Incoming>,
-    /// A line that arrived during a streamed response, to be handled next.
+    /// A line that arrived during a streamed response or a cancellable command, to be handled next.
     queued: Option<Incoming>,
 }
 
@@ -93,6 +109,67 @@ impl<W: Write> Session<W> {
             Some(line) => line,
             None => self.lines.recv().unwrap_or(Ok(None)),
         }
+    }
+
+    /// The reply to `raw` ([`respond_to`]); a cancellable command (see [`CommandSpec::cancellable`]) runs while the
+    /// input is watched.
+    fn respond(
+        &mut self,
+        engine: &mut Engine,
+        raw: &RawLine,
+    ) -> Option<(Option<u64>, Result<Reply, GtpError>)> {
+        respond_with(engine, raw, &mut |engine, name, args| {
+            if commands::find(name).is_some_and(|c| c.cancellable) {
+                self.watching(engine, |engine| execute(engine, name, args))
+            } else {
+                execute(engine, name, args)
+            }
+        })
+    }
+
+    /// Runs `f` while a thread watches the input: the next line, or the end of the input, raises
+    /// [`Engine::cancel`], so that a search under way stops at once and answers from what it has, and is queued
+    /// to be handled next. A line that arrives after `f` is done is left in the channel, read as usual.
+    fn watching<T>(&mut self, engine: &mut Engine, f: impl FnOnce(&mut Engine) -> T) -> T {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let done = AtomicBool::new(false);
+        let (result, arrived) = std::thread::scope(|scope| {
+            let lines = &mut self.lines;
+            let (raise, done) = (&*cancel, &done);
+            let watcher = std::thread::Builder::new()
+                .name("gtp-watcher".into())
+                .spawn_scoped(scope, move || {
+                    loop {
+                        let arrived = match lines.recv_timeout(WATCH_POLL) {
+                            Ok(line) => line,
+                            Err(RecvTimeoutError::Disconnected) => Ok(None),
+                            Err(RecvTimeoutError::Timeout) if done.load(Ordering::SeqCst) => {
+                                return None;
+                            }
+                            Err(RecvTimeoutError::Timeout) => continue,
+                        };
+                        raise.store(true, Ordering::SeqCst);
+                        return Some(arrived);
+                    }
+                });
+            let Ok(watcher) = watcher else {
+                // No thread for the watcher: the command runs as if it could not be cancelled.
+                log::warn!("no thread to watch the input: the command cannot be cancelled");
+                return (f(engine), None);
+            };
+            // The watcher ends once this is dropped, even if `f` panics.
+            let finished = SetOnDrop(done);
+            engine.cancel = Some(cancel.clone());
+            let result = f(engine);
+            engine.cancel = None;
+            drop(finished);
+            (result, watcher.join().unwrap_or(None))
+        });
+        if let Some(line) = arrived {
+            log::debug!("a line arrived during a cancellable command, which was told to stop");
+            self.queued = Some(line);
+        }
+        result
     }
 
     fn write(&mut self, text: &str) -> io::Result<()> {
@@ -175,6 +252,19 @@ impl<W: Write> Session<W> {
     }
 }
 
+/// How often the watcher of a cancellable command ([`Session::watching`]) looks whether the command is done. A
+/// line that arrives wakes it at once.
+const WATCH_POLL: Duration = Duration::from_millis(2);
+
+/// Sets its flag when dropped.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
 /// How a session ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ended {
@@ -228,7 +318,7 @@ pub fn serve<W: Write>(
         queued: None,
     };
     while let Some(raw) = session.next()? {
-        let Some((id, result)) = respond_to(engine, &raw) else {
+        let Some((id, result)) = session.respond(engine, &raw) else {
             continue;
         };
         if let Ok(Reply::Stream {

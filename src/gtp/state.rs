@@ -2,6 +2,7 @@
 //! generator, with the few operations every handler shares. Nothing here knows a command.
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::net::{self, Family, Net};
@@ -255,6 +256,9 @@ pub struct Engine {
     pub(crate) commands: u64,
     /// The last search of a GoGui analysis command, which the other one may answer from.
     pub(crate) shared: Option<SharedSearch>,
+    /// While a cancellable command runs, the flag the session raises when the next input line arrives or the input
+    /// ends: a search under way then stops and its move is taken from what it has. `None` at any other time.
+    pub(crate) cancel: Option<Arc<AtomicBool>>,
 }
 
 /// The GoGui analysis commands that answer from one search (see [`SharedSearch`]).
@@ -316,6 +320,7 @@ impl Engine {
             low_streak: [0, 0],
             commands: 0,
             shared: None,
+            cancel: None,
         })
     }
 
@@ -471,7 +476,8 @@ impl Engine {
     }
 
     /// Searches the current position for its side to move within the usual limits, and takes the move to play
-    /// as the settings say (drawn at the `temperature`).
+    /// as the settings say (drawn at the `temperature`). While a cancellable command runs, the search also stops
+    /// when the session raises [`Engine::cancel`], and answers from what it has.
     pub(crate) fn think(&mut self) -> SearchResult {
         self.search_now(true)
     }
@@ -484,9 +490,11 @@ impl Engine {
     fn search_now(&mut self, draw: bool) -> SearchResult {
         let color = self.game.position().to_move();
         let limits = self.limits(color);
+        let cancel = self.cancel.clone();
         let request = Request {
             limits,
             seed: self.rng.next_u64(),
+            stop: cancel.as_deref(),
             ..Request::default()
         };
         let mut setup = self.search_setup();

@@ -489,7 +489,11 @@ fn resign(session: &mut Session) -> Result<(), String> {
 /// a command it sends to the engine.
 fn console_refusal(name: &str) -> Option<&'static str> {
     Some(match name {
-        "genmove" | "genmove_black" | "genmove_white" | "kgs-genmove_cleanup" => {
+        "genmove"
+        | "genmove_black"
+        | "genmove_white"
+        | "kgs-genmove_cleanup"
+        | "oust-genmove_cancellable" => {
             "it would make the engine move outside the page's game: use Engine move"
         }
         "boardsize"

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::matches::{EngineProcess, Failure, Reply, describe_status, shorten};
+use crate::matches::{EngineProcess, Failure, Reply, describe_status, read_response, shorten};
 use crate::notation;
 use crate::rules::{Color, Geometry, Move, Shape, Status};
 
@@ -21,8 +21,13 @@ use super::{Hub, Request, Shared};
 const COMMAND_LIMIT: Duration = Duration::from_secs(20);
 /// Analysis lines come every this many centiseconds.
 const ANALYSIS_INTERVAL_CS: u32 = 20;
-/// Playouts of the quick search that answers the Stop button.
+/// Playouts of the quick search that answers the Stop button, for an engine without `oust-genmove_cancellable`
+/// that has oust's parameters.
 const STOP_PLAYOUTS: u64 = 50;
+/// The genmove that an input line cuts short: Stop sends an empty line.
+const CANCELLABLE_GENMOVE: &str = "oust-genmove_cancellable";
+/// How often a cancellable genmove's wait looks at the Stop button.
+const STOP_POLL: Duration = Duration::from_millis(50);
 /// The id of the command that ends an analysis stream.
 const STREAM_END_ID: u32 = 900_001;
 
@@ -105,9 +110,10 @@ pub(crate) struct Worker {
     command: String,
     process: Option<EngineProcess>,
     known: Known,
-    /// The engine knows `oust-set-param` (oust's parameters) and `oust-analyze`.
+    /// The engine knows `oust-set-param` (oust's parameters), `oust-analyze` and `oust-genmove_cancellable`.
     oust_params: bool,
     analyze: bool,
+    cancellable: bool,
     /// The last engine move, for the pace of engine-against-engine play.
     last_move: Instant,
     /// The position whose analysis stream ended by itself (nothing to analyse), not to be started again.
@@ -146,6 +152,7 @@ impl Worker {
             known: Known::default(),
             oust_params: false,
             analyze: false,
+            cancellable: false,
             last_move: Instant::now(),
             analysed_out: None,
         };
@@ -171,6 +178,10 @@ impl Worker {
         let version = self.ask("version").unwrap_or_default();
         self.analyze = self.ask("known_command oust-analyze").as_deref() == Ok("true");
         self.oust_params = self.ask("known_command oust-set-param").as_deref() == Ok("true");
+        self.cancellable = self
+            .ask(&format!("known_command {CANCELLABLE_GENMOVE}"))
+            .as_deref()
+            == Ok("true");
         let mut s = self.hub.lock();
         s.engine.name = format!("{name} {version}").trim().to_string();
         s.engine.pid = pid;
@@ -199,6 +210,61 @@ impl Worker {
                 drop(s);
                 self.hub.notify();
                 Ok(reply)
+            }
+            Err(f) => {
+                let text = describe(p, line, &f);
+                s.console("!", &text);
+                s.changed();
+                drop(s);
+                self.hub.notify();
+                Err(text)
+            }
+        }
+    }
+
+    /// Sends `line`, an `oust-genmove_cancellable`, and waits at most `limit` for its response, as
+    /// [`Worker::send`] does; the Stop button meanwhile sends an empty line, which makes the engine answer at once
+    /// with its best move so far. An empty line has no response of its own, so the response read is the move's
+    /// whether the line came before or after the engine answered; nothing is left to read.
+    fn send_cancellable(&mut self, line: &str, limit: Duration) -> Result<Reply, String> {
+        let Some(p) = self.process.as_mut() else {
+            return Err("the engine is not running".to_string());
+        };
+        self.hub.lock().console(">", line);
+        let start = Instant::now();
+        let deadline = start + limit;
+        let hub = &self.hub;
+        let mut stopped = false;
+        let result = p.send_line(line).and_then(|()| {
+            read_response(&mut || {
+                loop {
+                    if !stopped && hub.interrupt.swap(false, Ordering::SeqCst) {
+                        stopped = true;
+                        hub.lock()
+                            .console("!", "stopped: the engine answers with its best move so far");
+                        p.send_line("")?;
+                    }
+                    if Instant::now() >= deadline {
+                        return Err(Failure::Timeout(limit));
+                    }
+                    if let Some(l) = p.stream_line(STOP_POLL)? {
+                        return Ok(l);
+                    }
+                }
+            })
+        });
+        let mut s = self.hub.lock();
+        match result {
+            Ok((ok, text)) => {
+                s.console(if ok { "=" } else { "?" }, &text);
+                s.changed();
+                drop(s);
+                self.hub.notify();
+                Ok(Reply {
+                    ok,
+                    text,
+                    elapsed: start.elapsed(),
+                })
             }
             Err(f) => {
                 let text = describe(p, line, &f);
@@ -512,18 +578,24 @@ impl Worker {
     /// Asks the engine for its move and plays it, unless the game changed meanwhile.
     fn engine_move(&mut self, target: &Target) -> Result<(), String> {
         self.sync(target)?;
-        let color = target.geo.clone();
         let to_move = {
             let s = self.hub.lock();
             s.session.game.position().to_move()
         };
         self.set_busy("thinking");
+        if self.cancellable {
+            // Stop makes it answer at once with its best move so far, which is played as any other.
+            let line = format!("{CANCELLABLE_GENMOVE} {}", to_move.letter());
+            let reply = self.send_cancellable(&line, Self::move_limit(target.strength))?;
+            return self.engine_answer(target, to_move, &line, &reply);
+        }
         let line = format!("genmove {}", to_move.letter());
         let reply = match self.send(&line, Self::move_limit(target.strength)) {
             Err(_) if self.hub.interrupt.load(Ordering::SeqCst) => {
-                // Stop: GTP has no way to make `genmove` answer at once, so the engine is started again (the
-                // game is sent again). oust then answers at once with a move of a tiny search; another engine is
-                // left waiting until the user asks it for a move.
+                // Stop, for an engine without `oust-genmove_cancellable`: GTP has no way to make `genmove`
+                // answer at once, so the engine is started again (the game is sent again). An engine with oust's
+                // parameters then answers at once with a move of a tiny search; another engine is left waiting
+                // until the user asks it for a move.
                 self.hub.interrupt.store(false, Ordering::SeqCst);
                 self.launch()?;
                 if !self.oust_params {
@@ -548,8 +620,24 @@ impl Worker {
             }
             other => other?,
         };
+        self.engine_answer(target, to_move, &line, &reply)
+    }
+
+    /// Plays the engine's answer `reply` to `line`, its move for `to_move` in `target`, unless the game changed
+    /// meanwhile.
+    fn engine_answer(
+        &mut self,
+        target: &Target,
+        to_move: Color,
+        line: &str,
+        reply: &Reply,
+    ) -> Result<(), String> {
         self.last_move = Instant::now();
         self.set_busy("");
+        // A Stop clicked after the answer came, before the engine was no longer shown as thinking, is forgotten:
+        // none can come now, and a stale one would interrupt the next command.
+        self.hub.interrupt.store(false, Ordering::SeqCst);
+        let geo = target.geo.clone();
         if !reply.ok {
             let mut s = self.hub.lock();
             s.session.refusal = Some(format!("the engine refused '{line}': {}", reply.text));
@@ -580,7 +668,7 @@ impl Worker {
                 &format!("the engine's answer '{token}' came after {why}: dropped"),
             );
             // The engine played it, if it is a move: the next use of the engine takes it back.
-            if let Ok(mv) = notation::parse_move(&color, &token) {
+            if let Ok(mv) = notation::parse_move(&geo, &token) {
                 self.known.moves.push((to_move, mv));
             }
             s.changed();
@@ -597,7 +685,7 @@ impl Worker {
             self.hub.notify();
             return Ok(());
         }
-        let mv = match notation::parse_move(&color, &token) {
+        let mv = match notation::parse_move(&geo, &token) {
             Ok(mv) => mv,
             Err(e) => {
                 drop(s);

@@ -11,7 +11,7 @@ mod simple;
 pub mod time;
 mod tree;
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 pub use mcts::{
@@ -476,6 +476,15 @@ impl Searcher {
                     .node(mcts::best_child(&kept.tree, kept.tree.root()))
                     .mv(),
             );
+        } else if flavor == Flavor::Knowledge && stop.load(Ordering::SeqCst) {
+            // Stopped before its first iterations (a move cancelled while the solver had its share, say): the
+            // priors' most likely move, which the policy player plays at temperature 0.
+            let mut priors = Vec::new();
+            mcts::move_priors(&config, pos, &mut priors);
+            result.best = priors
+                .first()
+                .map(|&(mv, _)| mv)
+                .or_else(|| choose_quick(pos, &mut Rng::new(seed)));
         } else {
             // No iteration ran (a zero budget): fall back on the quick player.
             result.best = choose_quick(pos, &mut Rng::new(seed));
