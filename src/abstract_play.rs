@@ -805,5 +805,6 @@ pub fn sgf_info(record: &ApRecord, game: &Game) -> crate::sgf::GameInfo {
         result,
         comment: Some(comment),
         date: record.date.clone(),
+        node_properties: Vec::new(),
     }
 }

@@ -37,6 +37,9 @@ pub struct GameInfo {
     pub comment: Option<String>,
     /// Date (`DT`), as `YYYY-MM-DD`.
     pub date: Option<String>,
+    /// Properties written as they are (such as `SBKV[56.8]`) in the root (index 0) and in the node of each move
+    /// (index `n` for move `n`); positions beyond the list get none.
+    pub node_properties: Vec<String>,
 }
 
 /// Escapes an SGF text value.
@@ -81,6 +84,9 @@ pub fn write(game: &Game, info: &GameInfo) -> String {
     if let Some(c) = &info.comment {
         let _ = write!(out, "C[{}]", escape(c));
     }
+    if let Some(extra) = info.node_properties.first() {
+        out.push_str(extra);
+    }
     for (key, color) in [("AB", Color::Black), ("AW", Color::White)] {
         let stones: Vec<String> = geo
             .points()
@@ -117,6 +123,9 @@ pub fn write(game: &Game, info: &GameInfo) -> String {
             Move::Swap => SWAP_VALUE.to_string(),
         };
         let _ = write!(out, ";{key}[{value}]");
+        if let Some(extra) = info.node_properties.get(i + 1) {
+            out.push_str(extra);
+        }
     }
     out.push_str(")\n");
     out
@@ -152,6 +161,9 @@ pub struct Record {
     pub turns: Vec<(usize, Color)>,
     /// Other root properties, such as `PB`, `PW` and `RE`, with their first value.
     pub info: Vec<(String, String)>,
+    /// Other properties of the nodes after the root (such as a review's `SBKV`), each with the number of moves
+    /// played up to and including its node, and its first value.
+    pub node_info: Vec<(usize, String, String)>,
     /// The pie rule: `RU[pie]` in the root, or a swap among the moves.
     pub pie: bool,
 }
@@ -603,8 +615,10 @@ fn record_of<'n>(
     let mut info = Vec::new();
     let mut raw_moves: Vec<(Color, String)> = Vec::new();
     let mut raw_setup: Vec<(Color, String)> = Vec::new();
+    let mut node_info = Vec::new();
     for (n, node) in nodes.enumerate() {
         let mut node_pl = None;
+        let mut node_extra = Vec::new();
         for (key, values) in node {
             match key.as_str() {
                 "SZ" => {
@@ -660,9 +674,10 @@ fn record_of<'n>(
                     raw_moves.push((color, values[0].trim().to_string()));
                 }
                 _ if n == 0 => info.push((key.clone(), values[0].clone())),
-                _ => {}
+                _ => node_extra.push((key.clone(), values[0].clone())),
             }
         }
+        node_info.extend(node_extra.into_iter().map(|(k, v)| (raw_moves.len(), k, v)));
         // A PL before any move sets up the side to move; after moves (in the same node as a move, as GoGui
         // writes it, or later) it states who is to move after them.
         if let Some(c) = node_pl {
@@ -705,6 +720,7 @@ fn record_of<'n>(
         moves,
         turns,
         info,
+        node_info,
         pie,
     })
 }
@@ -1210,6 +1226,7 @@ mod tests {
             moves: Vec::new(),
             turns: Vec::new(),
             info: Vec::new(),
+            node_info: Vec::new(),
             pie: false,
         };
         loop {

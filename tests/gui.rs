@@ -702,6 +702,153 @@ fn stop_restarts_an_engine_without_the_cancellable_genmove() {
     });
 }
 
+/// Starts a human-against-human game on `shape`, plays `n` placements of the fixed pseudo-random line, and reviews
+/// it at `playouts` a position; the finished review.
+fn reviewed_game(shape: Shape, n: usize, playouts: u64) -> (Gui, Value) {
+    let gui = start(shape, [Player::Human, Player::Human]);
+    play_some(&gui, shape, n, 3);
+    post(&gui, "api/review", json!({"playouts": playouts}));
+    let s = wait_state(&gui, Duration::from_secs(120), "the review", |s| {
+        s["analysis"]["review"]["total"].is_u64()
+            && s["analysis"]["review"]["done"] == s["analysis"]["review"]["total"]
+    });
+    let review = s["analysis"]["review"].clone();
+    (gui, review)
+}
+
+#[test]
+fn a_review_judges_each_placement_by_the_chance_its_side_lost_and_is_saved_and_loaded_with_the_record()
+ {
+    let (gui, r) = reviewed_game(Shape::square(5), 14, 300);
+    let s = state(&gui);
+    let rates: Vec<Option<f64>> = r["rates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(Value::as_f64)
+        .collect();
+    let line = server_game(&gui);
+    let records = line.records();
+    assert_eq!(rates.len(), records.len() + 1);
+    // Every placement's loss is its side's chance before less its side's chance after, in points, and its class
+    // follows the documented thresholds (5, 10, 20).
+    let placements = r["placements"].as_array().unwrap();
+    let mut counts = json!({"black": [0, 0, 0, 0, 0.0], "white": [0, 0, 0, 0, 0.0]});
+    for p in placements {
+        let k = p["k"].as_u64().unwrap() as usize;
+        let color = records[k].color;
+        assert_eq!(p["color"], color.name());
+        let own = |w: f64| if color == Color::Black { w } else { 1.0 - w };
+        let loss = ((own(rates[k].unwrap()) - own(rates[k + 1].unwrap())) * 100.0).max(0.0);
+        assert!(
+            (p["loss"].as_f64().unwrap() - loss).abs() < 0.051,
+            "{p} against {loss}"
+        );
+        let class = match p["loss"].as_f64().unwrap() {
+            l if l >= 20.0 => json!("blunder"),
+            l if l >= 10.0 => json!("mistake"),
+            l if l >= 5.0 => json!("inaccuracy"),
+            _ => Value::Null,
+        };
+        assert_eq!(p["class"], class, "{p}");
+        let side = &mut counts[color.name()];
+        let slot = match class.as_str() {
+            Some("inaccuracy") => 0,
+            Some("mistake") => 1,
+            Some("blunder") => 2,
+            _ => 3,
+        };
+        side[slot] = json!(side[slot].as_u64().unwrap() + 1);
+        side[4] = json!(side[4].as_f64().unwrap() + p["loss"].as_f64().unwrap());
+    }
+    let judged = records.iter().filter(|rec| rec.mv != Move::Pass).count();
+    assert_eq!(placements.len(), judged, "every placement is judged");
+    for c in ["black", "white"] {
+        let x = &r["summary"][c];
+        let k = &counts[c];
+        let n = (0..4).map(|i| k[i].as_u64().unwrap()).sum::<u64>();
+        assert_eq!(
+            (
+                x["inaccuracies"].clone(),
+                x["mistakes"].clone(),
+                x["blunders"].clone(),
+                x["judged"].as_u64()
+            ),
+            (k[0].clone(), k[1].clone(), k[2].clone(), Some(n)),
+            "{c}: {x}"
+        );
+        let average = k[4].as_f64().unwrap() / n as f64;
+        assert!(
+            (x["average_loss"].as_f64().unwrap() - average).abs() < 0.06,
+            "{x}"
+        );
+    }
+    // A random line has mistakes; each position before one has the engine's better placement and its line.
+    let mistakes: Vec<&Value> = placements
+        .iter()
+        .filter(|p| matches!(p["class"].as_str(), Some("mistake" | "blunder")))
+        .collect();
+    assert!(!mistakes.is_empty(), "{r}");
+    for m in &mistakes {
+        let k = m["k"].as_u64().unwrap() as usize;
+        let pv = r["pv"][k].as_array().unwrap();
+        assert!(!pv.is_empty(), "no line at {k}: {r}");
+        assert_eq!(pv[0][0], records[k].color.letter().to_string());
+    }
+    // The saved record holds each position's rate (Sabaki's SBKV, Black's percent) and best line.
+    let (_, sgf_text) = get(&gui, "api/sgf");
+    assert!(sgf_text.contains("OUSTREVIEW[300]"), "{sgf_text}");
+    assert_eq!(
+        sgf_text.matches("SBKV[").count(),
+        rates.iter().filter(|r| r.is_some()).count(),
+        "{sgf_text}"
+    );
+    let first_move_node = sgf_text.split(";B[").nth(1).unwrap();
+    assert!(
+        first_move_node.contains(&format!("SBKV[{:.1}]", rates[1].unwrap() * 100.0)),
+        "{sgf_text}"
+    );
+    // Loaded back, the record shows the same review without analysing again.
+    let (status, loaded) = post(
+        &gui,
+        "api/load",
+        json!({"name": "reviewed.sgf", "text": sgf_text}),
+    );
+    assert_eq!(status, 200, "{loaded}");
+    assert!(
+        loaded["notice"].as_str().unwrap().contains(&format!(
+            "it holds a review (win rates of {} positions)",
+            rates.len()
+        )),
+        "{}",
+        loaded["notice"]
+    );
+    let back = &loaded["analysis"]["review"];
+    assert_eq!(back["loaded"], true);
+    assert_eq!(back["done"], back["total"]);
+    assert_eq!(back["pv"], r["pv"]);
+    for (a, b) in back["rates"].as_array().unwrap().iter().zip(&rates) {
+        assert!(
+            (a.as_f64().unwrap() - b.unwrap()).abs() < 0.0006,
+            "{a} {b:?}"
+        );
+    }
+    let classes = |v: &Value| -> Vec<(Value, Value)> {
+        v["placements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| (p["k"].clone(), p["class"].clone()))
+            .collect()
+    };
+    // Rates rounded to a tenth of a point may move a loss across a threshold only by that much.
+    let (before, after) = (classes(&r), classes(back));
+    let differ = before.iter().zip(&after).filter(|(a, b)| a != b).count();
+    assert!(differ <= 1, "{before:?}\n{after:?}");
+    assert_eq!(s["moves"].as_u64(), Some(records.len() as u64));
+    drop(gui);
+}
+
 /// The lines of the console, as `DIR TEXT`.
 fn console_lines(gui: &Gui) -> Vec<String> {
     let console: Value = serde_json::from_str(&get(gui, "api/console").1).unwrap();
@@ -2122,6 +2269,147 @@ fn browser_levels_in_the_new_game_dialog_with_their_elo_and_the_next_level_after
     );
 }
 
+#[test]
+fn browser_review_marks_the_mistakes_and_next_mistake_shows_the_engines_placement_and_line() {
+    let _lock = browser_or_skip!(
+        "browser_review_marks_the_mistakes_and_next_mistake_shows_the_engines_placement_and_line"
+    );
+    let (gui, r) = reviewed_game(Shape::Hex { side: 5 }, 24, 300);
+    let s = state(&gui);
+    let b = Browser::start(1200, 900);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    b.wait_for(
+        "return !document.getElementById('review-summary').hidden;",
+        json!([]),
+        Duration::from_secs(10),
+        "the review's summary",
+    );
+    // Each side's counts and average loss, as the server judged them.
+    for c in ["black", "white"] {
+        let cells = b.js(
+            "return Array.from(document.querySelectorAll(`#review-summary tr[data-side='${arguments[0]}'] td`)).map(td => td.textContent);",
+            json!([c]),
+        );
+        let x = &r["summary"][c];
+        assert_eq!(
+            cells,
+            json!([
+                format!("{}{}", c[..1].to_uppercase(), &c[1..]),
+                x["inaccuracies"].to_string(),
+                x["mistakes"].to_string(),
+                x["blunders"].to_string(),
+                format!("{:.1}", x["average_loss"].as_f64().unwrap()),
+            ])
+        );
+    }
+    // The graph has its axes: 0, 50% and 100%, and turn numbers as the move list counts.
+    let axes = b.js(
+        "return Array.from(document.querySelectorAll('#graph text[data-axis=y]')).map(t => t.textContent);",
+        json!([]),
+    );
+    assert_eq!(axes, json!(["0", "50%", "100%"]));
+    let ticks = b.js(
+        "return Array.from(document.querySelectorAll('#graph text[data-axis=x]')).map(t => Number(t.textContent));",
+        json!([]),
+    );
+    let turns = s["turns"].as_array().unwrap().len() as u64;
+    assert!(
+        ticks
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| (1..=turns).contains(&t.as_u64().unwrap()))
+            && ticks.as_array().unwrap().len() >= 3,
+        "{ticks}"
+    );
+    // A mark for every judged placement, in its side's colour, named as the move list names its turn.
+    let judged: Vec<&Value> = r["placements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| !p["class"].is_null())
+        .collect();
+    let marks = b.js(
+        "return Array.from(document.querySelectorAll('#graph circle[data-mark]')).map(c => [Number(c.dataset.mark), c.dataset.color, c.dataset.class, c.querySelector('title').textContent]);",
+        json!([]),
+    );
+    let marks = marks.as_array().unwrap();
+    assert_eq!(marks.len(), judged.len(), "{marks:?}");
+    let list = b.js(
+        "return Array.from(document.querySelectorAll('#moves li')).map(li => [li.value, li.textContent, li.dataset.judged || null]);",
+        json!([]),
+    );
+    let turn_of = |k: u64| {
+        s["turns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|t| t["moves"].as_u64().unwrap() > k)
+            .unwrap()
+            + 1
+    };
+    for (m, p) in marks.iter().zip(&judged) {
+        assert_eq!((&m[0], &m[1], &m[2]), (&p["k"], &p["color"], &p["class"]));
+        let n = turn_of(p["k"].as_u64().unwrap());
+        let label = list[n][1].as_str().unwrap();
+        assert!(
+            m[3].as_str()
+                .unwrap()
+                .starts_with(&format!("{n}. {label} (")),
+            "{m} against the list's {n}. {label}"
+        );
+        // The move list marks the turn with its worst placement.
+        assert!(list[n][2].is_string(), "turn {n} unmarked: {list}");
+    }
+    // "Next mistake" (the button, then the key) goes to the position before each mistake in turn, marks the
+    // engine's placement and plays out its line.
+    let mistakes: Vec<u64> = judged
+        .iter()
+        .filter(|p| p["class"] != "inaccuracy")
+        .map(|p| p["k"].as_u64().unwrap())
+        .collect();
+    assert!(mistakes.len() >= 2, "{r}");
+    post(&gui, "api/jump", json!({"moves": 0}));
+    for (i, &k) in mistakes.iter().take(2).enumerate() {
+        if i == 0 {
+            b.click("[data-action=next-mistake]");
+        } else {
+            b.keys("n");
+        }
+        wait_state(
+            &gui,
+            Duration::from_secs(10),
+            "the mistake's position",
+            |s| s["moves"].as_u64() == Some(k),
+        );
+        let best = r["pv"][k as usize][0][1].as_str().unwrap().to_string();
+        b.wait_for(
+            "const m = document.querySelector('#board .best-mark'); return !!m && m.dataset.best === arguments[0];",
+            json!([best]),
+            Duration::from_secs(10),
+            "the engine's placement on the board",
+        );
+        let text = b.text("#mistake-text");
+        assert!(
+            text.contains(&format!("The engine prefers {best}.")) && text.contains(" lost "),
+            "{text}"
+        );
+    }
+    b.click("#play-line");
+    let pv_len = r["pv"][mistakes[1] as usize].as_array().unwrap().len();
+    b.wait_for(
+        "return document.querySelectorAll('#board .pv .ghost').length >= Math.min(arguments[0], 2);",
+        json!([pv_len]),
+        Duration::from_secs(10),
+        "the engine's line as ghost stones",
+    );
+    b.keys("p");
+    wait_state(&gui, Duration::from_secs(10), "the previous mistake", |s| {
+        s["moves"].as_u64() == Some(mistakes[0])
+    });
+}
+
 /// Plays `n` placements of a fixed pseudo-random legal line through the page's API (for the screenshots).
 fn play_some(gui: &Gui, shape: Shape, n: usize, seed: usize) {
     let mut game = oust::rules::Game::new(std::sync::Arc::new(Geometry::new(shape).unwrap()));
@@ -2184,24 +2472,25 @@ fn screenshots() {
     std::fs::write(docs.join("gui-hex7-analysis.png"), b.screenshot()).unwrap();
     drop(b);
     drop(gui);
-    // A review of an engine game on hex 5, with the win-rate graph.
-    let gui = start(Shape::Hex { side: 5 }, [Player::Engine, Player::Engine]);
-    post(&gui, "api/pace", json!({"ms": 0}));
-    wait_state(&gui, Duration::from_secs(120), "the end of the game", |s| {
-        s["over"] == true
-    });
-    post(&gui, "api/jump", json!({"moves": 0}));
-    post(&gui, "api/review", json!({"playouts": 400}));
-    wait_state(&gui, Duration::from_secs(120), "the review", |s| {
-        s["analysis"]["review"]["done"].is_u64()
-            && s["analysis"]["review"]["done"] == s["analysis"]["review"]["total"]
-    });
-    let total = state(&gui)["total"].as_u64().unwrap();
-    post(&gui, "api/jump", json!({"moves": total * 2 / 3}));
-    let b = Browser::start(1280, 860);
+    // A review of a hex-7 game with its mistakes marked, at the position before the second mistake, the engine's
+    // placement ringed and its line played out.
+    let (gui, r) = reviewed_game(Shape::Hex { side: 7 }, 40, 1000);
+    let b = Browser::start(1280, 900);
     b.go(&gui.url());
     wait_drawn(&b, &gui);
-    std::thread::sleep(Duration::from_millis(500));
+    post(&gui, "api/jump", json!({"moves": 0}));
+    let mistakes = r["placements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| matches!(p["class"].as_str(), Some("mistake" | "blunder")))
+        .count();
+    for _ in 0..mistakes.min(2) {
+        b.click("[data-action=next-mistake]");
+        std::thread::sleep(Duration::from_millis(400));
+    }
+    b.click("#play-line");
+    std::thread::sleep(Duration::from_millis(2500));
     std::fs::write(docs.join("gui-review.png"), b.screenshot()).unwrap();
     drop(b);
     drop(gui);

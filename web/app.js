@@ -12,6 +12,9 @@ const ui = {
   lastConsole: 0,
   lastCapturedKey: null,
   levels: null,
+  mistakeAt: null,
+  lineTimer: null,
+  lineShown: false,
 };
 // For tests and the curious: timings measured on the page.
 window.__oust = { clicks: [], renders: 0, analysisUpdates: [] };
@@ -63,6 +66,7 @@ async function onCellClick(v) {
 function onCellHover(v) {
   const s = ui.state;
   const entries = s && s.analysis.entries;
+  if (ui.lineShown) return;
   if (!v || !entries) { ui.hoverPv = null; board.renderPv(null); return; }
   const m = entries.moves.find((e) => e.move === v);
   ui.hoverPv = m && m.pv ? m.pv : null;
@@ -97,6 +101,7 @@ async function draw(s) {
   if (ui.state && s.version < ui.state.version && s.board === ui.state.board) return;
   const previous = ui.state;
   ui.state = s;
+  if (previous && previous.moves !== s.moves) stopLine();
   await ensureLayout(s);
   s.humanToMove = humanToMove(s);
   board.render(s);
@@ -162,7 +167,15 @@ function drawMoves(s) {
   const items = [{ label: "start", moves: 0, color: "" }].concat(s.turns.map((t) => ({
     label: ui.notation === "ap" ? t.ap : t.gtp, moves: t.moves, color: t.color,
   })));
-  const key = JSON.stringify(items) + s.moves;
+  // A reviewed turn is marked by its worst placement: ?! an inaccuracy, ? a mistake, ?? a blunder.
+  const rank = { inaccuracy: 1, mistake: 2, blunder: 3 };
+  const worst = new Map();
+  const r = s.analysis.review;
+  for (const p of judged(r && r.done === r.total ? r : null)) {
+    const t = turnOf(s, p.k);
+    if (t && (!worst.has(t.n) || rank[p.class] > rank[worst.get(t.n).class])) worst.set(t.n, p);
+  }
+  const key = JSON.stringify(items) + s.moves + JSON.stringify([...worst]);
   if (ol.dataset.key === key) return;
   ol.dataset.key = key;
   // The current entry: the last one whose position has been reached (a jump may stop inside a turn).
@@ -176,6 +189,12 @@ function drawMoves(s) {
     li.dataset.moves = it.moves;
     if (i === current) li.classList.add("current");
     if (it.moves > s.moves) li.classList.add("future");
+    const w = worst.get(i);
+    if (w) {
+      li.classList.add(`judged-${w.class}`);
+      li.dataset.judged = w.class;
+      li.title = `${cap(w.color)} lost ${w.loss} points: ${CLASS_NAMES[w.class]}`;
+    }
     li.addEventListener("click", () => post("/api/jump", { moves: it.moves }));
     return li;
   }));
@@ -190,7 +209,7 @@ function drawAnalysis(s) {
   $("analysis").checked = a.on;
   const entries = a.on ? a.entries : null;
   board.renderHeat(entries);
-  if (!entries) board.renderPv(null);
+  if (!entries && !ui.lineShown) board.renderPv(null);
   const bar = $("winbar");
   bar.hidden = !entries || entries.black == null;
   let text = "";
@@ -217,38 +236,149 @@ function drawAnalysis(s) {
   drawReview(s);
 }
 
+// The turn of the move list that holds placement k (0 for the first), with its number and label.
+function turnOf(s, k) {
+  const i = s.turns.findIndex((t) => t.moves > k);
+  if (i < 0) return null;
+  const t = s.turns[i];
+  const label = ui.notation === "ap" ? t.ap : t.gtp;
+  const start = i > 0 ? s.turns[i - 1].moves : 0;
+  return { n: i + 1, label, color: t.color, placement: label.split(",")[k - start] || label };
+}
+
+const CLASS_NAMES = { inaccuracy: "an inaccuracy", mistake: "a mistake", blunder: "a blunder" };
+
+// The placements a finished review judged worse than an inaccuracy's threshold, in order.
+function judged(r) {
+  return r && r.placements ? r.placements.filter((p) => p.class) : [];
+}
+// What "next mistake" and "previous mistake" visit: the mistakes and the blunders.
+function mistakes(r) {
+  return judged(r).filter((p) => p.class === "mistake" || p.class === "blunder");
+}
+
 function drawReview(s) {
   const r = s.analysis.review;
   $("review-progress").hidden = !r || r.done === r.total;
   const g = $("graph");
   g.toggleAttribute("hidden", !r);
   $("graph-caption").hidden = !r || r.done < r.total;
+  drawReviewSummary(s);
   if (!r) { g.replaceChildren(); g.dataset.key = ""; g.onclick = null; return; }
   $("review-bar").value = r.done / r.total;
   $("review-text").textContent = `${r.done} of ${r.total} positions` + (r.eta_s != null && r.done < r.total ? `, about ${r.eta_s} s left` : "");
-  const W = g.clientWidth || 300, H = 130, pad = 8;
+  const W = g.clientWidth || 300, H = 150, left = 34, right = 8, top = 8, bottom = 22;
   const n = r.rates.length;
-  const X = (i) => pad + (W - 2 * pad) * (n > 1 ? i / (n - 1) : 0);
-  const Y = (w) => pad + (H - 2 * pad) * (1 - w);
-  const key = JSON.stringify(r.rates) + W + s.moves;
+  const X = (i) => left + (W - left - right) * (n > 1 ? i / (n - 1) : 0);
+  const Y = (w) => top + (H - top - bottom) * (1 - w);
+  const key = JSON.stringify(r.rates) + JSON.stringify(r.placements || null) + W + s.moves + ui.notation;
   if (g.dataset.key === key) return;
   g.dataset.key = key;
   g.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  const parts = [`<line class="half" x1="${pad}" x2="${W - pad}" y1="${Y(0.5)}" y2="${Y(0.5)}"/>`];
+  const parts = [];
+  // Axes: 0, 50% and 100% of Black's chance; the turns as the move list numbers them.
+  for (const [w, label] of [[0, "0"], [0.5, "50%"], [1, "100%"]]) {
+    parts.push(`<line class="${w === 0.5 ? "half" : "tick"}" x1="${left}" x2="${W - right}" y1="${Y(w)}" y2="${Y(w)}"/>`);
+    parts.push(`<text class="axis" data-axis="y" x="${left - 4}" y="${Y(w) + 3}" text-anchor="end">${label}</text>`);
+  }
+  const turns = s.turns.length;
+  const every = Math.max(1, Math.ceil(turns / Math.max(1, Math.floor((W - left - right) / 28))));
+  for (let i = 0; i < turns; i++) {
+    const t = i + 1;
+    if (t % every !== 0 && t !== 1) continue;
+    // A turn ends at the position after its last placement.
+    const x = X(Math.min(n - 1, s.turns[i].moves));
+    parts.push(`<line class="tick" x1="${x}" x2="${x}" y1="${H - bottom}" y2="${H - bottom + 3}"/>`);
+    parts.push(`<text class="axis" data-axis="x" x="${x}" y="${H - 6}" text-anchor="middle">${t}</text>`);
+  }
   const pts = r.rates.map((w, i) => (w == null ? null : `${X(i).toFixed(1)},${Y(w).toFixed(1)}`)).filter(Boolean);
   parts.push(`<polyline class="line" points="${pts.join(" ")}"/>`);
-  // The largest swings: the biggest changes of Black's chance from one position to the next.
-  const swings = [];
-  for (let i = 1; i < n; i++) if (r.rates[i] != null && r.rates[i - 1] != null) swings.push([Math.abs(r.rates[i] - r.rates[i - 1]), i]);
-  swings.sort((a, b) => b[0] - a[0]);
-  for (const [d, i] of swings.slice(0, 3)) if (d > 0.1) parts.push(`<circle class="swing" data-swing="${i}" cx="${X(i)}" cy="${Y(r.rates[i])}" r="4"><title>move ${i}: ${(d * 100).toFixed(0)} points</title></circle>`);
-  parts.push(`<line class="cursor" x1="${X(s.moves)}" x2="${X(s.moves)}" y1="${pad}" y2="${H - pad}"/>`);
+  // Each judged placement at the position it led to, in the colour of the side that played it.
+  for (const p of judged(r)) {
+    const w = r.rates[p.k + 1];
+    if (w == null) continue;
+    const t = turnOf(s, p.k);
+    const title = `${t ? `${t.n}. ${t.label}` : `placement ${p.k + 1}`} (${cap(p.color)}): lost ${p.loss} points, ${CLASS_NAMES[p.class]}`;
+    const radius = p.class === "blunder" ? 5 : p.class === "mistake" ? 4 : 3;
+    parts.push(`<circle class="mark ${p.color} ${p.class}" data-mark="${p.k}" data-class="${p.class}" data-color="${p.color}" cx="${X(p.k + 1).toFixed(1)}" cy="${Y(w).toFixed(1)}" r="${radius}"><title>${title}</title></circle>`);
+  }
+  parts.push(`<line class="cursor" x1="${X(s.moves)}" x2="${X(s.moves)}" y1="${top}" y2="${H - bottom}"/>`);
   g.innerHTML = parts.join("");
   g.onclick = (ev) => {
     const rect = g.getBoundingClientRect();
-    const i = Math.round(((ev.clientX - rect.left) / rect.width * W - pad) / (W - 2 * pad) * (n - 1));
+    const i = Math.round(((ev.clientX - rect.left) / rect.width * W - left) / (W - left - right) * (n - 1));
     post("/api/jump", { moves: Math.max(0, Math.min(n - 1, i)) });
   };
+}
+
+// Each side's inaccuracies, mistakes, blunders and average loss; the mistake shown, with the engine's placement.
+function drawReviewSummary(s) {
+  const r = s.analysis.review;
+  const done = r && r.placements && r.done === r.total;
+  $("review-summary").hidden = !done;
+  $("mistake-nav").hidden = !done;
+  if (!done) { $("mistake-text").textContent = ""; board.renderBest(null); return; }
+  const row = (c) => {
+    const x = r.summary[c];
+    return `<tr data-side="${c}"><td>${cap(c)}</td><td>${x.inaccuracies}</td><td>${x.mistakes}</td><td>${x.blunders}</td><td>${x.average_loss.toFixed(1)}</td></tr>`;
+  };
+  const t = r.thresholds;
+  const html = `<table><tr><th></th><th title="inaccuracies: lost ${t.inaccuracy} to ${t.mistake} points of winning chance">?!</th>` +
+    `<th title="mistakes: lost ${t.mistake} to ${t.blunder} points">?</th><th title="blunders: lost ${t.blunder} points or more">??</th>` +
+    `<th title="winning chance lost a placement, in points of percentage">avg loss</th></tr>${row("black")}${row("white")}</table>` +
+    `<div class="caption">?! inaccuracy, ? mistake, ?? blunder: a placement that lost at least ${t.inaccuracy}, ${t.mistake} or ${t.blunder} points of its side's winning chance</div>`;
+  if ($("review-summary").dataset.html !== html) { $("review-summary").innerHTML = html; $("review-summary").dataset.html = html; }
+  // At the position before a judged placement: what was played, what it cost, and the engine's better placement.
+  const here = judged(r).find((p) => p.k === s.moves);
+  const pv = r.pv && r.pv[s.moves];
+  const best = pv && pv.length ? pv[0][1] : null;
+  let text = "";
+  if (here) {
+    const turn = turnOf(s, here.k);
+    const before = r.rates[here.k], after = r.rates[here.k + 1];
+    const own = (w) => (here.color === "black" ? w : 1 - w);
+    text = `${turn ? `${turn.n}. ${turn.label}` : `Placement ${here.k + 1}`}: ${cap(here.color)}${turn ? ` played ${turn.placement} and` : ""} lost ${here.loss} points, ${CLASS_NAMES[here.class]} ` +
+      `(${cap(here.color)}'s chance ${pct(own(before))} → ${pct(own(after))}).` + (best ? ` The engine prefers ${name(best)}.` : "");
+  }
+  $("mistake-text").textContent = text;
+  board.renderBest(here && best ? best : null);
+  $("play-line").hidden = !(here && pv && pv.length);
+}
+
+function gotoMistake(dir) {
+  const s = ui.state;
+  const list = mistakes(s && s.analysis.review);
+  if (!list.length) { showMessage("the review found no mistake or blunder"); return; }
+  const p = s.moves;
+  // Forward: the mistake of this very position first, unless it is the one shown; then the next one.
+  const target = dir > 0 ? list.find((m) => m.k === p && ui.mistakeAt !== p) || list.find((m) => m.k > p)
+    : [...list].reverse().find((m) => m.k < p);
+  if (!target) { showMessage(dir > 0 ? "no mistake after this position" : "no mistake before this position"); return; }
+  ui.mistakeAt = target.k;
+  stopLine();
+  post("/api/jump", { moves: target.k });
+}
+
+// The engine's line from the position shown, played out one ghost stone at a time.
+function playLine() {
+  const s = ui.state;
+  const pv = s && s.analysis.review && s.analysis.review.pv[s.moves];
+  if (!pv || !pv.length) return;
+  stopLine();
+  let i = 0;
+  ui.lineShown = true;
+  const step = () => {
+    i += 1;
+    board.renderPv(pv.slice(0, i));
+    if (i >= pv.length) clearInterval(ui.lineTimer);
+  };
+  step();
+  ui.lineTimer = setInterval(step, 600);
+}
+function stopLine() {
+  if (ui.lineTimer) clearInterval(ui.lineTimer);
+  ui.lineTimer = null;
+  if (ui.lineShown) { ui.lineShown = false; board.renderPv(null); }
 }
 
 async function refreshConsole() {
@@ -305,6 +435,9 @@ const actions = {
   "review": () => post("/api/review", { playouts: Number($("review-playouts").value) }),
   "restart": () => post("/api/restart"),
   "load-paste": () => loadText($("paste").value, "the pasted record"),
+  "prev-mistake": () => gotoMistake(-1),
+  "next-mistake": () => gotoMistake(1),
+  "play-line": () => playLine(),
   "next-level": () => post("/api/new", { level: Number($("next-level").dataset.level) }),
 };
 document.addEventListener("click", (ev) => {
@@ -347,6 +480,8 @@ $("console-form").addEventListener("submit", (ev) => {
 $("console").parentElement.addEventListener("toggle", () => refreshConsole());
 document.addEventListener("keydown", (ev) => {
   if (ev.target.closest("input, textarea, select")) return;
+  if (ev.key === "n" && !ev.ctrlKey && !ev.metaKey && !ev.altKey) { ev.preventDefault(); gotoMistake(1); }
+  if (ev.key === "p" && !ev.ctrlKey && !ev.metaKey && !ev.altKey) { ev.preventDefault(); gotoMistake(-1); }
   if (ev.key === "ArrowLeft") { ev.preventDefault(); post("/api/undo", { unit: "move" }); }
   if (ev.key === "ArrowRight") { ev.preventDefault(); post("/api/redo", { unit: "move" }); }
 });

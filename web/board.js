@@ -71,7 +71,8 @@ export class Board {
       return { t, gtp: l.gtp, ap: l.ap };
     });
     this.lastMark = el("circle", { class: "last-mark", r: 0.12, visibility: "hidden" }, this.gMarks);
-    this.drawn = { stones: "", legal: "", last: null, notation: null, heat: null, pv: null };
+    this.drawn = { stones: "", legal: "", last: null, notation: null, heat: null, pv: null, best: null };
+    this.bestMark = null;
     this.order = layout.cells.map((c) => c.v);
   }
 
@@ -157,6 +158,16 @@ export class Board {
         t.textContent = m.proof ? { win: "W", loss: "L", draw: "D" }[m.proof] || "?" : Math.round(m.winrate * 100);
       }
     }
+  }
+
+  // The engine's better placement in a reviewed position: a ring on its cell (none for null).
+  renderBest(v) {
+    if (this.drawn.best === v) return;
+    this.drawn.best = v;
+    if (this.bestMark) { this.bestMark.remove(); this.bestMark = null; }
+    const c = v && this.cells.get(v);
+    if (!c) return;
+    this.bestMark = el("circle", { class: "best-mark", cx: c.x, cy: c.y, r: 0.44, "data-best": v }, this.gMarks);
   }
 
   // The principal variation of a candidate as numbered ghost stones.

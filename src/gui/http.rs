@@ -169,7 +169,7 @@ fn get(hub: &Hub, path: &str) -> Response<std::io::Cursor<Vec<u8>>> {
         "/api/levels" => json_response(200, &levels_json()),
         "/api/layout" => json_response(200, &board::layout(s.session.geometry())),
         "/api/console" => json_response(200, &json!({"lines": s.console})),
-        "/api/sgf" => Response::from_string(s.session.sgf())
+        "/api/sgf" => Response::from_string(s.session.sgf(s.analysis.review.as_ref()))
             .with_header(header("Content-Type", "application/x-go-sgf"))
             .with_header(header(
                 "Content-Disposition",
@@ -354,6 +354,7 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
             text(args, "text").and_then(|t| {
                 s.session.load(t, &name)?;
                 s.clear_views();
+                s.analysis.review = s.session.loaded_review.take();
                 Ok(())
             })
         }

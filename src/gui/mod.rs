@@ -8,6 +8,7 @@
 
 pub mod board;
 mod http;
+pub mod review;
 pub mod session;
 mod worker;
 

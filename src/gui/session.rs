@@ -12,6 +12,8 @@ use crate::notation::{self, cell_name};
 use crate::rules::{Color, Game, Geometry, Move, Outcome, Position, Shape, Status};
 use crate::sgf;
 
+use super::review;
+
 /// Who plays a colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Player {
@@ -107,6 +109,8 @@ pub struct Session {
     seats_swapped: bool,
     /// True once this game's result against a level has been counted ([`Session::level_result`]).
     pub level_counted: bool,
+    /// The review a loaded record held (its win rates and lines), for the page to show without analysing again.
+    pub loaded_review: Option<Value>,
 }
 
 /// A colour's name with a capital, as the status line writes it.
@@ -148,6 +152,7 @@ impl Session {
             review: false,
             seats_swapped: false,
             level_counted: false,
+            loaded_review: None,
         })
     }
 
@@ -357,6 +362,7 @@ impl Session {
     pub fn load(&mut self, text: &str, name: &str) -> Result<(), String> {
         let trimmed = text.trim_start();
         let mut left_out = Vec::new();
+        let mut review_held = None;
         let (game, names) = if trimmed.starts_with('(') {
             let record = sgf::parse_for(text, Some(self.geometry().shape()))
                 .map_err(|e| format!("{name}: {e}"))?;
@@ -393,6 +399,23 @@ impl Session {
                     .filter(|n| !n.is_empty())
                     .map(String::from)
             };
+            let line: Vec<(Color, Move)> = game.records().iter().map(|r| (r.color, r.mv)).collect();
+            let props: Vec<(usize, String, String)> = record
+                .info
+                .iter()
+                .map(|(k, v)| (0, k.clone(), v.clone()))
+                .chain(record.node_info.iter().cloned())
+                .collect();
+            review_held = review::from_properties(&props, line.len() + 1).map(|(rates, pvs)| {
+                let playouts = record
+                    .get(review::REVIEW_PROPERTY)
+                    .and_then(|p| p.trim().parse().ok())
+                    .unwrap_or(0);
+                let rates: Vec<Value> = rates.into_iter().map(|r| json!(r)).collect();
+                let mut v = review::finished(playouts, &line, &rates, pvs, None);
+                v["loaded"] = json!(true);
+                v
+            });
             (game, [name_of("PB"), name_of("PW")])
         } else {
             let board = match self.geometry().shape() {
@@ -437,12 +460,22 @@ impl Session {
             notice.push_str("; ");
             notice.push_str(&l);
         }
+        if let Some(r) = &review_held {
+            let rated = r["rates"]
+                .as_array()
+                .map_or(0, |a| a.iter().filter(|x| !x.is_null()).count());
+            notice.push_str(&format!(
+                "; it holds a review (win rates of {rated} positions), shown without analysing again"
+            ));
+        }
+        self.loaded_review = review_held;
         self.notice = Some(notice);
         Ok(())
     }
 
-    /// The record as SGF.
-    pub fn sgf(&self) -> String {
+    /// The record as SGF, with `review` (a finished review of this whole line, as the page gets it) in its nodes:
+    /// each position's win rate and the engine's line ([`review::sgf_properties`]).
+    pub fn sgf(&self, review: Option<&Value>) -> String {
         let mut game = self.game.clone();
         for &(c, mv) in self.redo.iter().rev() {
             if game.play(c, mv).is_err() {
@@ -459,6 +492,26 @@ impl Session {
                 white: self.names[1].clone(),
                 result,
                 comment: Some("Played with oust gui".to_string()),
+                node_properties: review
+                    .filter(|r| {
+                        r["rates"].as_array().map(Vec::len) == Some(game.records().len() + 1)
+                            && r["done"] == r["total"]
+                    })
+                    .map(|r| {
+                        (0..=game.records().len())
+                            .map(|k| {
+                                let mut p = review::sgf_properties(r, k);
+                                if k == 0 {
+                                    p.insert_str(
+                                        0,
+                                        &format!("{}[{}]", review::REVIEW_PROPERTY, r["playouts"]),
+                                    );
+                                }
+                                p
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
                 ..sgf::GameInfo::default()
             },
         )

@@ -12,8 +12,9 @@ use serde_json::{Value, json};
 
 use crate::matches::{EngineProcess, Failure, Reply, describe_status, read_response, shorten};
 use crate::notation;
-use crate::rules::{Color, Geometry, Move, Shape, Status};
+use crate::rules::{Color, Geometry, Move, Outcome, Shape, Status};
 
+use super::review;
 use super::session::{Player, Strength};
 use super::{Hub, Request, Shared};
 
@@ -910,6 +911,7 @@ impl Worker {
         let total = target.moves.len() + 1;
         let started = Instant::now();
         let mut rates: Vec<Value> = vec![Value::Null; total];
+        let mut pvs: Vec<Vec<Value>> = vec![Vec::new(); total];
         let fixed = Target {
             strength: Strength::Playouts(playouts),
             ..target.clone()
@@ -940,13 +942,37 @@ impl Worker {
             let reply = self.send("oust-heatmap", Self::move_limit(fixed.strength))?;
             if let Some(rate) = heatmap_rate(&reply.text) {
                 rates[k] = json!(rate);
+                // The engine's line from this position: its better placement, and what follows.
+                if self.analyze {
+                    let pv = self.send("oust-pv", COMMAND_LIMIT)?;
+                    pvs[k] = review::pv_of(&pv.text);
+                }
+            }
+        }
+        // A finished game's last position has no search: its rate is the result.
+        if let Some(last) = rates.last_mut()
+            && last.is_null()
+        {
+            let mut game = crate::rules::Game::new(target.geo.clone());
+            let _ = game.set_pie(target.pie);
+            let over = target.setup.is_empty()
+                && target.moves.iter().all(|&(c, mv)| game.play(c, mv).is_ok());
+            if over && let Status::Over(outcome) = game.position().status() {
+                *last = json!(match outcome {
+                    Outcome::Win(Color::Black) => 1.0,
+                    Outcome::Win(Color::White) => 0.0,
+                    Outcome::Draw => 0.5,
+                });
             }
         }
         let mut s = self.hub.lock();
-        s.analysis.review = Some(json!({
-            "playouts": playouts, "done": total, "total": total, "eta_s": 0, "rates": rates,
-            "seconds": (started.elapsed().as_secs_f64() * 10.0).round() / 10.0,
-        }));
+        s.analysis.review = Some(review::finished(
+            playouts,
+            &target.moves,
+            &rates,
+            pvs,
+            Some((started.elapsed().as_secs_f64() * 10.0).round() / 10.0),
+        ));
         s.changed();
         drop(s);
         self.set_busy("");

@@ -632,6 +632,7 @@ fn write_sgf(
         result: result.map(GameResult::sgf_result),
         comment: Some(comment),
         date: None,
+        node_properties: Vec::new(),
     };
     let path = sgf_path(dir, number);
     if let Err(e) = fs::write(&path, sgf::write(game, &info)) {
