@@ -1005,6 +1005,56 @@ fn a_new_game_or_a_loaded_record_clears_the_review() {
 }
 
 #[test]
+fn the_saved_sgf_names_the_players_the_date_and_the_engines_settings_and_loads_back() {
+    let gui = start(Shape::Hex { side: 5 }, [Player::Human, Player::Engine]);
+    post(&gui, "api/play", json!({"move": "E5"}));
+    let s = wait_state(&gui, Duration::from_secs(20), "the engine's reply", |s| {
+        s["moves"].as_u64() >= Some(2) && s["to_move"] == "black"
+    });
+    let engine = s["engine"]["name"].as_str().unwrap().to_string();
+    assert!(engine.starts_with("oust "), "name and version: {engine}");
+    let (_, text) = get(&gui, "api/sgf");
+    assert!(text.contains("PB[Human]"), "{text}");
+    assert!(text.contains(&format!("PW[{engine}]")), "{text}");
+    let date = regex::Regex::new(r"DT\[(\d{4})-(\d\d)-(\d\d)\]")
+        .unwrap()
+        .captures(&text)
+        .unwrap_or_else(|| panic!("no DT: {text}"));
+    let (year, month, day): (u32, u32, u32) = (
+        date[1].parse().unwrap(),
+        date[2].parse().unwrap(),
+        date[3].parse().unwrap(),
+    );
+    assert!(
+        year >= 2025 && (1..=12).contains(&month) && (1..=31).contains(&day),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "C[Played with oust gui. Black: human; White: engine. Engine: {engine}, 150 playouts a move]"
+        )),
+        "{text}"
+    );
+    // It reads back: through the SGF reader, and loaded into the page with its players and date kept.
+    let record = sgf::parse(&text).unwrap();
+    assert_eq!(record.get("PW"), Some(engine.as_str()));
+    let game = sgf::replay(&record, None).unwrap();
+    assert_eq!(game.records().len(), s["moves"].as_u64().unwrap() as usize);
+    let (status, s) = post(&gui, "api/load", json!({"name": "saved.sgf", "text": text}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["names"], json!({"black": "Human", "white": engine}));
+    let (_, again) = get(&gui, "api/sgf");
+    assert!(again.contains(&date[0]), "the date is kept: {again}");
+    // A level is named as such.
+    post(&gui, "api/new", json!({"board": "5", "level": 3}));
+    let (_, text) = get(&gui, "api/sgf");
+    assert!(
+        text.contains(&format!("Engine: {engine}, level 3]")),
+        "{text}"
+    );
+}
+
+#[test]
 fn console_moves_go_through_the_pages_game_and_commands_that_would_change_the_engines_are_refused()
 {
     let gui = start(Shape::square(5), [Player::Human, Player::Human]);

@@ -169,7 +169,7 @@ fn get(hub: &Hub, path: &str) -> Response<std::io::Cursor<Vec<u8>>> {
         "/api/levels" => json_response(200, &levels_json()),
         "/api/layout" => json_response(200, &board::layout(s.session.geometry())),
         "/api/console" => json_response(200, &json!({"lines": s.console})),
-        "/api/sgf" => Response::from_string(s.session.sgf())
+        "/api/sgf" => Response::from_string(s.session.sgf(&s.engine.name))
             .with_header(header("Content-Type", "application/x-go-sgf"))
             .with_header(header(
                 "Content-Disposition",

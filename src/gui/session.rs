@@ -3,6 +3,7 @@
 //! rules' own wording.
 
 use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 
@@ -107,6 +108,44 @@ pub struct Session {
     seats_swapped: bool,
     /// True once this game's result against a level has been counted ([`Session::level_result`]).
     pub level_counted: bool,
+    /// The game's date (SGF `DT`, `YYYY-MM-DD`): the day a new game started, or a loaded record's own.
+    pub date: Option<String>,
+}
+
+/// Today's date in UTC, `YYYY-MM-DD`.
+pub fn today() -> String {
+    let days = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400);
+    civil_date(days as i64)
+}
+
+/// The date `days` days after 1970-01-01, `YYYY-MM-DD` (the proleptic Gregorian calendar, by H. Hinnant's
+/// `civil_from_days`).
+fn civil_date(days: i64) -> String {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+impl Strength {
+    /// The strength in words, as the saved record's comment gives it: "its default strength", "2 s a move",
+    /// "150 playouts a move", "level 3".
+    pub fn describe(self) -> String {
+        match self {
+            Strength::Default => "its default strength".to_string(),
+            Strength::Seconds(s) => format!("{s} s a move"),
+            Strength::Playouts(n) => format!("{n} playouts a move"),
+            Strength::Level(n) => format!("level {n}"),
+        }
+    }
 }
 
 /// A colour's name with a capital, as the status line writes it.
@@ -148,6 +187,7 @@ impl Session {
             review: false,
             seats_swapped: false,
             level_counted: false,
+            date: Some(today()),
         })
     }
 
@@ -393,6 +433,7 @@ impl Session {
                     .filter(|n| !n.is_empty())
                     .map(String::from)
             };
+            self.date = name_of("DT");
             (game, [name_of("PB"), name_of("PW")])
         } else {
             let board = match self.geometry().shape() {
@@ -409,6 +450,7 @@ impl Session {
             }
             let game = abstract_play::replay(&record).map_err(|e| format!("{name}: {e}"))?;
             let info = abstract_play::sgf_info(&record, &game);
+            self.date = info.date;
             (game, [info.black, info.white])
         };
         self.game = game;
@@ -441,8 +483,9 @@ impl Session {
         Ok(())
     }
 
-    /// The record as SGF.
-    pub fn sgf(&self) -> String {
+    /// The record as SGF, `engine` being the engine's name and version: the players (`PB`, `PW`: the record's
+    /// names, else `Human` or the engine's name), the date (`DT`) and, in the root comment, the engine's settings.
+    pub fn sgf(&self, engine: &str) -> String {
         let mut game = self.game.clone();
         for &(c, mv) in self.redo.iter().rev() {
             if game.play(c, mv).is_err() {
@@ -452,14 +495,32 @@ impl Session {
         let result = self
             .resigned
             .map(|c| format!("{}+Resign", c.opponent().letter().to_ascii_uppercase()));
+        let engine = if engine.trim().is_empty() {
+            "the engine"
+        } else {
+            engine.trim()
+        };
+        let player = |i: usize| {
+            self.names[i].clone().or_else(|| {
+                Some(match self.players[i] {
+                    Player::Human => "Human".to_string(),
+                    Player::Engine => engine.to_string(),
+                })
+            })
+        };
         sgf::write(
             &game,
             &sgf::GameInfo {
-                black: self.names[0].clone(),
-                white: self.names[1].clone(),
+                black: player(0),
+                white: player(1),
                 result,
-                comment: Some("Played with oust gui".to_string()),
-                ..sgf::GameInfo::default()
+                comment: Some(format!(
+                    "Played with oust gui. Black: {}; White: {}. Engine: {engine}, {}",
+                    self.players[0].name(),
+                    self.players[1].name(),
+                    self.strength.describe()
+                )),
+                date: self.date.clone(),
             },
         )
     }
@@ -702,6 +763,19 @@ mod tests {
             s.play_text("Q").unwrap_err(),
             "syntax error: expected a vertex such as D4, or pass, got 'Q'"
         );
+    }
+
+    #[test]
+    fn dates_from_days_since_1970() {
+        assert_eq!(civil_date(0), "1970-01-01");
+        assert_eq!(civil_date(59), "1970-03-01");
+        assert_eq!(civil_date(10_957), "2000-01-01");
+        assert_eq!(civil_date(11_016), "2000-02-29");
+        assert_eq!(civil_date(19_782), "2024-02-29");
+        assert_eq!(civil_date(19_783), "2024-03-01");
+        assert_eq!(civil_date(20_818), "2026-12-31");
+        assert_eq!(civil_date(20_819), "2027-01-01");
+        assert_eq!(today().len(), 10);
     }
 
     #[test]
