@@ -1004,6 +1004,128 @@ fn a_new_game_or_a_loaded_record_clears_the_review() {
     );
 }
 
+/// The first capture of `NINE_GAME` that gives an extra turn: the number of moves before it.
+fn first_capturing_move() -> usize {
+    let geo = std::sync::Arc::new(Geometry::square(9).unwrap());
+    let mut game = oust::rules::Game::new(geo.clone());
+    for (i, v) in NINE_GAME.split_whitespace().enumerate() {
+        let c = game.position().to_move();
+        let report = game
+            .play(c, notation::parse_move(&geo, v).unwrap())
+            .unwrap();
+        if report.captured > 0 && report.extra_turn {
+            return i;
+        }
+    }
+    panic!("NINE_GAME has no capture");
+}
+
+#[test]
+fn the_state_counts_stones_and_captures_and_keeps_the_last_turn_until_the_next() {
+    let gui = start(Shape::square(9), [Player::Human, Player::Human]);
+    let geo = std::sync::Arc::new(Geometry::square(9).unwrap());
+    let mut game = oust::rules::Game::new(geo.clone());
+    let k = first_capturing_move();
+    let moves: Vec<&str> = NINE_GAME.split_whitespace().collect();
+    // Up to and with the capture, and the placement after it that ends the turn (NINE_GAME's does not capture).
+    for v in &moves[..k + 2] {
+        let c = game.position().to_move();
+        game.play(c, notation::parse_move(&geo, v).unwrap())
+            .unwrap();
+        assert_eq!(post(&gui, "api/play", json!({"move": v})).0, 200);
+    }
+    let capture = &game.records()[k];
+    let mover = capture.color;
+    let s = state(&gui);
+    let taken = |c: Color| -> usize {
+        game.records()
+            .iter()
+            .filter(|r| r.color == c)
+            .map(|r| r.report.captured)
+            .sum()
+    };
+    assert_eq!(
+        s["captures"],
+        json!({"black": taken(Color::Black), "white": taken(Color::White)})
+    );
+    assert!(taken(mover) >= capture.report.captured && capture.report.captured > 0);
+    assert_eq!(
+        (s["stones_black"].as_u64(), s["stones_white"].as_u64()),
+        (
+            Some(game.position().stone_count(Color::Black) as u64),
+            Some(game.position().stone_count(Color::White) as u64)
+        )
+    );
+    // The turn is over (the other side is to move, the note under the status says nothing of it), and the last
+    // turn still says what it captured and that it gave an extra turn.
+    assert_ne!(s["to_move"], mover.name());
+    assert_eq!(s["note"], "");
+    let t = &s["last_turn"];
+    assert_eq!(
+        (&t["color"], &t["passed"], &t["goes_on"]),
+        (&json!(mover.name()), &json!(false), &json!(false)),
+        "{t}"
+    );
+    let placed: Vec<(&str, u64)> = t["placements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["gtp"].as_str().unwrap(), p["captured"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        placed,
+        [
+            (moves[k], capture.report.captured as u64),
+            (moves[k + 1], 0)
+        ]
+    );
+    // Until the next turn: then it is that one's.
+    let (_, s) = post(&gui, "api/play", json!({"move": moves[k + 2]}));
+    assert_eq!(s["last_turn"]["color"], mover.opponent().name());
+    // Taken back, the capture is the last turn again, going on (its extra turn to come), and its stones are not
+    // counted as captured any more once it is taken back too.
+    post(&gui, "api/undo", json!({"unit": "move"}));
+    let (_, s) = post(&gui, "api/undo", json!({"unit": "move"}));
+    assert_eq!(s["last_turn"]["goes_on"], true);
+    assert_eq!(s["last_turn"]["placements"].as_array().unwrap().len(), 1);
+    let (_, s) = post(&gui, "api/undo", json!({"unit": "move"}));
+    assert_eq!(
+        s["captures"][mover.name()].as_u64().unwrap() as usize,
+        taken(mover) - capture.report.captured
+    );
+    let (_, s) = post(&gui, "api/jump", json!({"moves": 0}));
+    assert_eq!(
+        (&s["last_turn"], &s["captures"]),
+        (&Value::Null, &json!({"black": 0, "white": 0}))
+    );
+}
+
+#[test]
+fn the_engines_thinking_time_is_kept_with_its_moves() {
+    let gui = start(Shape::square(5), [Player::Human, Player::Engine]);
+    post(&gui, "api/play", json!({"move": "C3"}));
+    let s = wait_state(&gui, Duration::from_secs(20), "the engine's reply", |s| {
+        s["moves"].as_u64() >= Some(2) && s["to_move"] == "black"
+    });
+    let turns = s["turns"].as_array().unwrap();
+    assert_eq!(turns[0]["seconds"], Value::Null, "the human's turn");
+    let t = turns[1]["seconds"]
+        .as_f64()
+        .expect("the engine's thinking time");
+    assert!(t > 0.0 && t < 20.0, "{t}");
+    // Taken back and redone, the move keeps its time; another line forgets it.
+    post(&gui, "api/undo", json!({"unit": "move"}));
+    let (_, s) = post(&gui, "api/redo", json!({"unit": "move"}));
+    assert_eq!(s["turns"][1]["seconds"].as_f64(), Some(t));
+    post(&gui, "api/players", json!({"white": "human"}));
+    post(&gui, "api/undo", json!({"unit": "move"}));
+    let white = s["turns"][1]["gtp"].as_str().unwrap();
+    let other = if white == "A1" { "E5" } else { "A1" };
+    let (status, s) = post(&gui, "api/play", json!({"move": other}));
+    assert_eq!(status, 200);
+    assert_eq!(s["turns"][1]["seconds"], Value::Null, "{s}");
+}
+
 #[test]
 fn the_saved_sgf_names_the_players_the_date_and_the_engines_settings_and_loads_back() {
     let gui = start(Shape::Hex { side: 5 }, [Player::Human, Player::Engine]);
@@ -2051,6 +2173,85 @@ fn browser_levels_in_the_new_game_dialog_with_their_elo_and_the_next_level_after
         json!([]),
         Duration::from_secs(10),
         "the result to go with the new game",
+    );
+}
+
+#[test]
+fn browser_the_panel_shows_stones_captures_the_last_turn_and_the_engines_thinking_time() {
+    let _lock = browser_or_skip!(
+        "browser_the_panel_shows_stones_captures_the_last_turn_and_the_engines_thinking_time"
+    );
+    let gui = start(Shape::square(9), [Player::Human, Player::Human]);
+    let b = Browser::start(1000, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    // Two humans up to the end of NINE_GAME's first capturing turn.
+    let k = first_capturing_move();
+    let moves: Vec<&str> = NINE_GAME.split_whitespace().collect();
+    for v in &moves[..k + 2] {
+        assert_eq!(post(&gui, "api/play", json!({"move": v})).0, 200);
+    }
+    wait_drawn(&b, &gui);
+    let s = state(&gui);
+    let tally = |what: &str| b.text(&format!("[data-tally={what}]"));
+    for c in ["black", "white"] {
+        assert_eq!(
+            tally(&format!("{c}-stones")),
+            s[format!("stones_{c}")].to_string()
+        );
+        assert_eq!(
+            tally(&format!("{c}-captured")),
+            s["captures"][c].to_string()
+        );
+    }
+    let mover = s["last_turn"]["color"].as_str().unwrap();
+    let n = s["last_turn"]["placements"][0]["captured"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(
+        b.text("[data-role=last-turn]"),
+        format!(
+            "{}'s last turn: {} captured {n}, extra turn · {}",
+            if mover == "black" { "Black" } else { "White" },
+            moves[k],
+            moves[k + 1]
+        )
+    );
+    // The engine takes the side to move: its turn stays readable after it, with its thinking time in the list.
+    let engine_color = s["to_move"].as_str().unwrap().to_string();
+    post(
+        &gui,
+        "api/players",
+        json!({engine_color.as_str(): "engine"}),
+    );
+    let s = wait_state(&gui, Duration::from_secs(20), "the engine's turn", |s| {
+        s["to_move"] != engine_color.as_str() && s["engine"]["busy"] != "thinking"
+    });
+    wait_drawn(&b, &gui);
+    let last = b.text("[data-role=last-turn]");
+    assert!(
+        last.starts_with(&format!(
+            "{}'s last turn: ",
+            if engine_color == "black" {
+                "Black"
+            } else {
+                "White"
+            }
+        )),
+        "{last}"
+    );
+    let turn = s["turns"].as_array().unwrap().last().unwrap();
+    let seconds = turn["seconds"].as_f64().expect("the engine's time");
+    let li = b.js(
+        "const li = document.querySelector(`#moves li[data-moves='${arguments[0]}']`);
+         return [li.querySelector('.think') ? li.querySelector('.think').textContent : null, li.title];",
+        json!([turn["moves"]]),
+    );
+    let shown = format!("{seconds:.1} s");
+    assert_eq!(li[0], json!(format!(" {shown}")), "{li}");
+    assert_eq!(
+        li[1],
+        json!(format!("the engine thought {shown} for this turn"))
     );
 }
 

@@ -132,6 +132,7 @@ async function draw(s) {
   $("fault-text").textContent = s.engine.fault ? `The engine stopped working: ${s.engine.fault}` : "";
   drawMoves(s);
   drawAnalysis(s);
+  drawPlayerView(s);
   if (s.console_last !== ui.lastConsole) refreshConsole();
 }
 
@@ -350,6 +351,47 @@ document.addEventListener("keydown", (ev) => {
   if (ev.key === "ArrowLeft") { ev.preventDefault(); post("/api/undo", { unit: "move" }); }
   if (ev.key === "ArrowRight") { ev.preventDefault(); post("/api/redo", { unit: "move" }); }
 });
+
+// The rest of what a player sees, drawn after the board, the move list and the analysis.
+function drawPlayerView(s) {
+  drawTally(s);
+  drawMoveTimes(s);
+}
+
+function drawTally(s) {
+  for (const c of ["black", "white"]) {
+    document.querySelector(`[data-tally="${c}-stones"]`).textContent = s[`stones_${c}`];
+    document.querySelector(`[data-tally="${c}-captured"]`).textContent = s.captures[c];
+  }
+  $("last-turn").textContent = lastTurnText(s.last_turn);
+}
+
+// "White's last turn: D4 captured 3, extra turn · E5 captured 1, extra turn · F6": it stays until the next turn
+// starts, so that an engine's captures and extra turns can be read after it has moved.
+function lastTurnText(t) {
+  if (!t) return "";
+  const parts = t.placements.map((p) => {
+    const where = p.gtp === "swap" ? "swap" : name(p.gtp);
+    return p.captured ? `${where} captured ${p.captured}, extra turn` : where;
+  });
+  if (t.passed) parts.push(parts.length ? "then no legal placement: passed (forced)" : "no legal placement: passed (forced)");
+  if (t.goes_on) parts.push("places again…");
+  return `${cap(t.color)}'s last turn: ${parts.join(" · ")}`;
+}
+
+// The engine's thinking time of each of its turns, after the turn in the move list (the whole text on hover).
+function secondsText(t) { return `${t < 10 ? t.toFixed(1) : Math.round(t)} s`; }
+function drawMoveTimes(s) {
+  const byMoves = new Map(s.turns.filter((t) => t.seconds != null).map((t) => [String(t.moves), t.seconds]));
+  for (const li of $("moves").querySelectorAll("li[data-moves]")) {
+    const t = byMoves.get(li.dataset.moves);
+    let span = li.querySelector(".think");
+    if (t == null) { if (span) { span.remove(); li.removeAttribute("title"); } continue; }
+    if (!span) { span = document.createElement("span"); span.className = "think"; li.append(span); }
+    span.textContent = ` ${secondsText(t)}`;
+    li.title = `the engine thought ${secondsText(t)} for this turn`;
+  }
+}
 
 // The new-game dialog.
 function openNewDialog() {

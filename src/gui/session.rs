@@ -2,6 +2,7 @@
 //! colour, and what the page shows about the last move. Every change goes through here, and every refusal is the
 //! rules' own wording.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -108,6 +109,9 @@ pub struct Session {
     seats_swapped: bool,
     /// True once this game's result against a level has been counted ([`Session::level_result`]).
     pub level_counted: bool,
+    /// How long the engine thought for its moves, in seconds, by their number in the record (moves taken back
+    /// included), with the move, so that a time is shown only for the move it was measured for.
+    thinking: BTreeMap<usize, (Color, Move, f64)>,
     /// The game's date (SGF `DT`, `YYYY-MM-DD`): the day a new game started, or a loaded record's own.
     pub date: Option<String>,
 }
@@ -187,6 +191,7 @@ impl Session {
             review: false,
             seats_swapped: false,
             level_counted: false,
+            thinking: BTreeMap::new(),
             date: Some(today()),
         })
     }
@@ -286,6 +291,7 @@ impl Session {
             self.redo.pop();
         } else {
             self.redo.clear();
+            self.thinking.split_off(&(self.game.records().len() - 1));
         }
         self.refusal = None;
         self.notice = None;
@@ -459,6 +465,7 @@ impl Session {
         self.refusal = None;
         self.source = Some(name.to_string());
         self.names = names;
+        self.thinking.clear();
         self.review = true;
         self.seats_swapped = self.swapped();
         let pos = self.game.position();
@@ -525,6 +532,61 @@ impl Session {
         )
     }
 
+    /// Notes that the engine thought `seconds` for the move numbered `index` (from 0) of the record.
+    pub fn record_thinking(&mut self, index: usize, seconds: f64) {
+        if let Some(r) = self.game.records().get(index) {
+            self.thinking.insert(index, (r.color, r.mv, seconds));
+        }
+    }
+
+    /// The stones each colour has captured so far (indexed by [`Color::index`]).
+    fn captures(&self) -> [usize; 2] {
+        let mut taken = [0, 0];
+        for r in self.game.records() {
+            taken[r.color.index()] += r.report.captured;
+        }
+        taken
+    }
+
+    /// The last turn of the record up to the position shown: its colour, its placements with the stones each one
+    /// captured, whether it ended in a forced pass, and whether it goes on (an extra turn to come). `null` at the
+    /// start.
+    fn last_turn(&self) -> Value {
+        let records = self.game.records();
+        let Some(last) = records.last() else {
+            return Value::Null;
+        };
+        // Every placement of a turn but its last captured and gave an extra turn; a forced pass may end it.
+        let mut first = records.len() - 1;
+        while first > 0 {
+            let r = &records[first - 1];
+            if r.color != last.color || !r.report.extra_turn || r.mv == Move::Pass {
+                break;
+            }
+            first -= 1;
+        }
+        let geo = self.geometry();
+        let placements: Vec<Value> = records[first..]
+            .iter()
+            .filter_map(|r| match r.mv {
+                Move::Place(p) => Some(json!({
+                    "gtp": geo.name(p),
+                    "ap": cell_name(geo, p),
+                    "captured": r.report.captured,
+                })),
+                Move::Swap => Some(json!({"gtp": "swap", "ap": "swap", "captured": 0})),
+                Move::Pass => None,
+            })
+            .collect();
+        let pos = self.game.position();
+        json!({
+            "color": last.color.name(),
+            "placements": placements,
+            "passed": last.mv == Move::Pass,
+            "goes_on": !self.over() && pos.to_move() == last.color && pos.extra_turn(),
+        })
+    }
+
     /// The record as an Abstract Play turn list, one turn a line.
     ///
     /// # Errors
@@ -562,6 +624,11 @@ impl Session {
         let mut turns: Vec<Value> = Vec::new();
         let mut open = false;
         for (i, &(color, mv, extra)) in all.iter().enumerate() {
+            let thought = self
+                .thinking
+                .get(&i)
+                .filter(|&&(c, m, _)| (c, m) == (color, mv))
+                .map(|&(_, _, t)| t);
             let (gtp, ap) = match mv {
                 Move::Place(p) => (geo.name(p), cell_name(geo, p)),
                 other => {
@@ -582,8 +649,16 @@ impl Session {
                 push("gtp", &gtp, last);
                 push("ap", &ap, last);
                 last["moves"] = json!(i + 1);
+                if let Some(t) = thought {
+                    last["seconds"] = json!(last["seconds"].as_f64().unwrap_or(0.0) + t);
+                }
             } else {
                 turns.push(json!({"color": color.name(), "gtp": gtp, "ap": ap, "moves": i + 1}));
+                if let Some(t) = thought
+                    && let Some(last) = turns.last_mut()
+                {
+                    last["seconds"] = json!(t);
+                }
             }
             open = extra && mv != Move::Pass;
         }
@@ -637,6 +712,7 @@ impl Session {
                 removed(g.position(), &after)
             }
         };
+        let taken = self.captures();
         json!({
             "board": geo.size_name(),
             "stones": stones,
@@ -656,6 +732,8 @@ impl Session {
             "swap": !self.over() && pos.swap_available(),
             "stones_black": pos.stone_count(Color::Black),
             "stones_white": pos.stone_count(Color::White),
+            "captures": {"black": taken[0], "white": taken[1]},
+            "last_turn": self.last_turn(),
             "refusal": self.refusal,
             "notice": self.notice,
             "source": self.source,

@@ -517,6 +517,7 @@ impl Worker {
             let s = self.hub.lock();
             s.session.game.position().to_move()
         };
+        let asked = Instant::now();
         self.set_busy("thinking");
         let line = format!("genmove {}", to_move.letter());
         let reply = match self.send(&line, Self::move_limit(target.strength)) {
@@ -549,6 +550,7 @@ impl Worker {
             other => other?,
         };
         self.last_move = Instant::now();
+        let thought = asked.elapsed().as_secs_f64();
         self.set_busy("");
         if !reply.ok {
             let mut s = self.hub.lock();
@@ -609,9 +611,12 @@ impl Worker {
         // The engine has played it, whatever happens to it here.
         self.known.moves.push((to_move, mv));
         if target_of(&s).moves == target.moves {
-            if let Err(e) = s.session.play(mv) {
-                s.session.refusal = Some(format!("the engine played {token}: {e}"));
-                s.stopped = true;
+            match s.session.play(mv) {
+                Ok(()) => s.session.record_thinking(target.moves.len(), thought),
+                Err(e) => {
+                    s.session.refusal = Some(format!("the engine played {token}: {e}"));
+                    s.stopped = true;
+                }
             }
             s.changed();
         }
