@@ -2255,6 +2255,145 @@ fn browser_the_panel_shows_stones_captures_the_last_turn_and_the_engines_thinkin
     );
 }
 
+/// An engine whose analysis says every candidate wins 0.42% of the time and whose every principal variation is
+/// `b G7 w A1 b D4`: a decided position's win rates, and a variation over stones on the board once G7 and A1 are
+/// played (vertices hold no `i`, so `[^i]*` ends at the next `info`).
+fn engine_with_fixed_analysis() -> String {
+    format!(
+        "{} | sed -u -e 's/winrate [0-9.]*/winrate 0.0042/g' -e 's/pv [^i]*/pv b G7 w A1 b D4 /g'",
+        engine()
+    )
+}
+
+#[test]
+fn browser_heat_map_labels_in_percent_with_a_legend_no_ghost_on_a_stone_and_the_hint_on_the_board()
+{
+    let _lock = browser_or_skip!(
+        "browser_heat_map_labels_in_percent_with_a_legend_no_ghost_on_a_stone_and_the_hint_on_the_board"
+    );
+    // The labels' numbers: whole percents, and the decimals that tell apart candidates near 0 and 100.
+    let gui = start(Shape::Hex { side: 7 }, [Player::Human, Player::Human]);
+    let b = Browser::start(1100, 850);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    let labels = b.js_async(
+        "const done = arguments[arguments.length - 1];
+         import('/board.js').then(m => done([0.5, 0.573, 0.0042, 0.0123, 0.9962, 0.99962, 0.99996, 0.00004, 1, 0]
+           .map(m.percentLabel).concat([m.heatLabel({proof: 'win'}), m.heatLabel({proof: 'loss'})])),
+           e => done(String(e)));",
+        json!([]),
+    );
+    assert_eq!(
+        labels,
+        json!([
+            "50%", "57%", "0.4%", "1%", "99.6%", "99.96%", ">99.99%", "<0.01%", "100%", "0%", "W",
+            "L"
+        ])
+    );
+    drop(b);
+    drop(gui);
+    let gui = Gui::start(&Options {
+        game: NewGame {
+            board: Shape::Hex { side: 7 },
+            players: [Player::Human, Player::Human],
+            pie: false,
+            strength: Strength::Playouts(150),
+        },
+        engine: engine_with_fixed_analysis(),
+        port: 0,
+    })
+    .expect("the gui starts");
+    let b = Browser::start(1100, 850);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    click(&b, "G7");
+    click(&b, "A1");
+    b.click("[data-role=analysis-toggle]");
+    b.wait_for(
+        "return document.querySelectorAll('.heat-text').length >= 3;",
+        json!([]),
+        Duration::from_secs(20),
+        "the heat map's labels",
+    );
+    let texts = b.js(
+        "return Array.from(document.querySelectorAll('.heat-text')).map(t => t.textContent);",
+        json!([]),
+    );
+    for t in texts.as_array().unwrap() {
+        assert!(
+            t == "0.4%" || t == "W" || t == "L" || t == "D",
+            "a label of a decided position: {texts}"
+        );
+    }
+    assert_eq!(
+        b.js(
+            "return document.querySelector('[data-role=heat-legend]').hidden;",
+            json!([])
+        ),
+        json!(false)
+    );
+    let legend = b.text("[data-role=heat-legend]");
+    assert!(
+        legend.contains("W a proven win") && legend.contains("L a proven loss"),
+        "{legend}"
+    );
+    // The variation's ghost stones: D4, and none on the stones of G7 and A1.
+    let best = b.js(
+        "return document.querySelector('.heat-dot.best').parentNode.dataset.heat;",
+        json!([]),
+    );
+    b.js(
+        "document.querySelector(`[data-vertex='${arguments[0]}']`).dispatchEvent(new MouseEvent('mouseenter'));",
+        json!([best]),
+    );
+    b.wait_for(
+        "return document.querySelectorAll('#board .ghost').length >= 1;",
+        json!([]),
+        Duration::from_secs(5),
+        "the PV",
+    );
+    let ghosts = b.js(
+        "const at = (x, y) => Array.from(document.querySelectorAll('[data-vertex]')).find(g => {
+           const s = g.querySelector('.stone'); return s.getAttribute('cx') === x && s.getAttribute('cy') === y; });
+         return Array.from(document.querySelectorAll('#board .ghost')).map(c => {
+           const g = at(c.getAttribute('cx'), c.getAttribute('cy'));
+           return [g.dataset.vertex, g.querySelector('.stone').getAttribute('data-stone')]; });",
+        json!([]),
+    );
+    assert_eq!(ghosts, json!([["D4", null]]), "ghost stones on stones");
+    b.js(
+        "document.querySelector(`[data-vertex='${arguments[0]}']`).dispatchEvent(new MouseEvent('mouseleave'));",
+        json!([best]),
+    );
+    // The hint: said in words and ringed on the board.
+    b.click("[data-action=hint]");
+    let s = wait_state(&gui, Duration::from_secs(20), "the hint", |s| {
+        s["analysis"]["hint"]["best"]["move"].is_string()
+    });
+    let hint = s["analysis"]["hint"]["best"]["move"].as_str().unwrap();
+    b.wait_for(
+        "return document.querySelectorAll(`#board .hint-mark[data-hint='${arguments[0]}']`).length === 1;",
+        json!([hint]),
+        Duration::from_secs(10),
+        "the hint on the board",
+    );
+    assert!(
+        b.text("[data-role=analysis]")
+            .contains(&format!("Hint: {hint} (0.4")),
+        "{}",
+        b.text("[data-role=analysis]")
+    );
+    // A move played: the hint was for the position before, and its mark goes.
+    let other = if hint == "D4" { "E5" } else { "D4" };
+    click(&b, other);
+    b.wait_for(
+        "return document.querySelectorAll('#board .hint-mark').length === 0;",
+        json!([]),
+        Duration::from_secs(10),
+        "the hint's mark to go",
+    );
+}
+
 /// Plays `n` placements of a fixed pseudo-random legal line through the page's API (for the screenshots).
 fn play_some(gui: &Gui, shape: Shape, n: usize, seed: usize) {
     let mut game = oust::rules::Game::new(std::sync::Arc::new(Geometry::new(shape).unwrap()));

@@ -356,6 +356,8 @@ document.addEventListener("keydown", (ev) => {
 function drawPlayerView(s) {
   drawTally(s);
   drawMoveTimes(s);
+  board.renderHint(hintMove(s));
+  $("heat-legend").hidden = !(s.analysis.on && s.analysis.entries);
 }
 
 function drawTally(s) {
@@ -391,6 +393,11 @@ function drawMoveTimes(s) {
     span.textContent = ` ${secondsText(t)}`;
     li.title = `the engine thought ${secondsText(t)} for this turn`;
   }
+}
+
+function hintMove(s) {
+  const h = s.analysis.hint;
+  return h && h.moves === s.moves && h.best && h.best.move ? h.best.move : null;
 }
 
 // The new-game dialog.
