@@ -2394,6 +2394,83 @@ fn browser_heat_map_labels_in_percent_with_a_legend_no_ghost_on_a_stone_and_the_
     );
 }
 
+#[test]
+fn browser_engine_move_says_it_hands_over_the_seat_and_the_pace_and_a_pause_are_shown() {
+    let _lock = browser_or_skip!(
+        "browser_engine_move_says_it_hands_over_the_seat_and_the_pace_and_a_pause_are_shown"
+    );
+    let gui = start(Shape::square(5), [Player::Human, Player::Human]);
+    let b = Browser::start(1000, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    click(&b, "C3");
+    // White, a human's seat: the button says what it does, and asks first.
+    let title = b.js(
+        "return document.querySelector('[data-action=engine-move]').title;",
+        json!([]),
+    );
+    assert_eq!(
+        title,
+        json!(
+            "White will be played by the engine from now on: it moves at once from this position"
+        )
+    );
+    b.click("[data-action=engine-move]");
+    b.wait_for(
+        "return document.querySelector('[data-role=engine-dialog]').open;",
+        json!([]),
+        Duration::from_secs(5),
+        "the question",
+    );
+    assert_eq!(
+        b.text("#engine-text"),
+        "White will be played by the engine from now on: it moves at once from this position."
+    );
+    assert_eq!(b.text("#engine-ok"), "Engine plays White");
+    b.click("#engine-cancel");
+    std::thread::sleep(Duration::from_millis(300));
+    let s = state(&gui);
+    assert_eq!(
+        (s["players"]["white"].as_str(), s["moves"].as_u64()),
+        (Some("human"), Some(1)),
+        "Cancel handed over the seat"
+    );
+    b.click("[data-action=engine-move]");
+    b.wait_for(
+        "return document.querySelector('[data-role=engine-dialog]').open;",
+        json!([]),
+        Duration::from_secs(5),
+        "the question",
+    );
+    b.click("#engine-ok");
+    wait_state(&gui, Duration::from_secs(20), "the engine's move", |s| {
+        s["players"]["white"] == "engine" && s["moves"].as_u64() >= Some(2)
+    });
+    // Engine against engine: the pace slider shows its value, and a paused game says so.
+    post(&gui, "api/pause", json!({"paused": true}));
+    post(&gui, "api/pace", json!({"ms": 1500}));
+    post(&gui, "api/players", json!({"black": "engine"}));
+    wait_drawn(&b, &gui);
+    b.wait_for(
+        "return document.getElementById('pace-value').textContent === '1.5 s';",
+        json!([]),
+        Duration::from_secs(5),
+        "the pace's value",
+    );
+    let status = b.text("[data-role=status]");
+    assert!(status.contains("(paused"), "{status}");
+    // Moving the slider shows the new value at once.
+    b.js(
+        "const p = document.getElementById('pace'); p.value = 300; p.dispatchEvent(new Event('input'));",
+        json!([]),
+    );
+    assert_eq!(b.text("#pace-value"), "0.3 s");
+    post(&gui, "api/pause", json!({"paused": false}));
+    wait_drawn(&b, &gui);
+    let status = b.text("[data-role=status]");
+    assert!(!status.contains("paused"), "{status}");
+}
+
 /// Plays `n` placements of a fixed pseudo-random legal line through the page's API (for the screenshots).
 fn play_some(gui: &Gui, shape: Shape, n: usize, seed: usize) {
     let mut game = oust::rules::Game::new(std::sync::Arc::new(Geometry::new(shape).unwrap()));

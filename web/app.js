@@ -298,7 +298,7 @@ const actions = {
   "redo-turn": () => post("/api/redo", { unit: "turn" }),
   "swap": () => post("/api/play", { move: "swap" }),
   "resign": () => askResign(),
-  "engine-move": () => post("/api/engine-move"),
+  "engine-move": () => askEngineMove(),
   "stop": () => post("/api/stop"),
   "pause": () => post("/api/pause", { paused: !ui.state.paused }),
   "step": () => post("/api/step"),
@@ -358,6 +358,8 @@ function drawPlayerView(s) {
   drawMoveTimes(s);
   board.renderHint(hintMove(s));
   $("heat-legend").hidden = !(s.analysis.on && s.analysis.entries);
+  drawEngineMoveButton(s);
+  drawWatch(s);
 }
 
 function drawTally(s) {
@@ -399,6 +401,39 @@ function hintMove(s) {
   const h = s.analysis.hint;
   return h && h.moves === s.moves && h.best && h.best.move ? h.best.move : null;
 }
+
+// Engine move hands the seat of the side to move to the engine: its title says so, and it asks first when a
+// human (or nobody, in a loaded record) held that seat.
+function engineMoveHandsOver(s) {
+  return s.review || s.players[s.to_move] !== "engine";
+}
+function drawEngineMoveButton(s) {
+  const c = cap(s.to_move);
+  document.querySelector('[data-action="engine-move"]').title = engineMoveHandsOver(s)
+    ? `${c} will be played by the engine from now on: it moves at once from this position`
+    : `The engine (${c}) moves now`;
+}
+function askEngineMove() {
+  const s = ui.state;
+  if (!s || !engineMoveHandsOver(s) || s.over) { post("/api/engine-move"); return; }
+  const c = cap(s.to_move);
+  $("engine-text").textContent = `${c} will be played by the engine from now on: it moves at once from this position.`;
+  $("engine-ok").textContent = `Engine plays ${c}`;
+  $("engine-dialog").showModal();
+}
+$("engine-dialog").addEventListener("close", () => {
+  if ($("engine-dialog").returnValue === "ok") post("/api/engine-move");
+  $("engine-dialog").returnValue = "";
+});
+
+// Engine against engine: the pace slider's value, and a paused game says so in its status.
+function paceText(ms) { return ms === 0 ? "no wait" : `${(ms / 1000).toFixed(1)} s`; }
+function drawWatch(s) {
+  $("pace-value").textContent = paceText(Number($("pace").value));
+  const watching = s.players.black === "engine" && s.players.white === "engine";
+  if (watching && s.paused && !s.over) $("status").textContent += " (paused: Resume or Step goes on)";
+}
+$("pace").addEventListener("input", () => { $("pace-value").textContent = paceText(Number($("pace").value)); });
 
 // The new-game dialog.
 function openNewDialog() {
