@@ -2395,6 +2395,113 @@ fn browser_heat_map_labels_in_percent_with_a_legend_no_ghost_on_a_stone_and_the_
 }
 
 #[test]
+fn browser_keys_home_end_turns_hint_analysis_and_the_help_overlay() {
+    let _lock = browser_or_skip!("browser_keys_home_end_turns_hint_analysis_and_the_help_overlay");
+    let gui = start(Shape::square(9), [Player::Human, Player::Human]);
+    let b = Browser::start(1000, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    // NINE_GAME to two placements after its first capturing turn: a turn of two placements, then one.
+    let k = first_capturing_move();
+    let moves: Vec<&str> = NINE_GAME.split_whitespace().collect();
+    for v in &moves[..k + 3] {
+        assert_eq!(post(&gui, "api/play", json!({"move": v})).0, 200);
+    }
+    let total = k + 3;
+    wait_drawn(&b, &gui);
+    let at = |n: usize, what: &str| {
+        wait_state(&gui, Duration::from_secs(5), what, |s| {
+            s["moves"] == json!(n)
+        });
+        wait_drawn(&b, &gui);
+    };
+    b.keys("\u{E011}"); // Home
+    at(0, "Home: the start");
+    b.keys("\u{E010}"); // End
+    at(total, "End: the end");
+    b.keys("\u{E013}"); // Up: back one turn (one placement)
+    at(total - 1, "Up: one turn back");
+    b.keys("\u{E013}"); // Up: back over the capturing turn of two placements
+    at(total - 3, "Up: the capturing turn back");
+    b.keys("\u{E015}"); // Down: forward one turn
+    at(total - 1, "Down: the capturing turn again");
+    b.keys("\u{E00E}"); // PageUp
+    at(total - 3, "PageUp: a turn back");
+    b.keys("\u{E00F}"); // PageDown
+    at(total - 1, "PageDown: a turn on");
+    b.keys("\u{E012}"); // Left: one placement
+    at(total - 2, "Left: a placement back");
+    b.keys("\u{E010}");
+    at(total, "End again");
+    // a: analysis on and off; h: a hint.
+    b.keys("a");
+    wait_state(&gui, Duration::from_secs(5), "analysis on", |s| {
+        s["analysis"]["on"] == true
+    });
+    b.keys("a");
+    wait_state(&gui, Duration::from_secs(5), "analysis off", |s| {
+        s["analysis"]["on"] == false
+    });
+    b.keys("h");
+    wait_state(&gui, Duration::from_secs(20), "the hint", |s| {
+        s["analysis"]["hint"]["best"]["move"].is_string()
+    });
+    // ?: the overlay lists every key, n and p for the review's mistakes among them; ? again closes it.
+    b.keys("?");
+    b.wait_for(
+        "return document.querySelector('[data-role=help]').open;",
+        json!([]),
+        Duration::from_secs(5),
+        "the help overlay",
+    );
+    let rows = b.js(
+        "return Array.from(document.querySelectorAll('#help-keys tr')).map(r => [r.cells[0].textContent, r.cells[1].textContent]);",
+        json!([]),
+    );
+    let listed: Vec<String> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r[0].as_str().unwrap().to_string())
+        .collect();
+    for key in [
+        "←",
+        "→",
+        "↑ or PgUp",
+        "↓ or PgDn",
+        "Home",
+        "End",
+        "h",
+        "a",
+        "n / p",
+        "?",
+    ] {
+        assert!(
+            listed.iter().any(|l| l == key),
+            "{key} is not listed: {rows}"
+        );
+    }
+    assert!(
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r == &json!(["n / p", "next / previous mistake (after Analyse game)"])),
+        "{rows}"
+    );
+    // Keys do nothing else while it is open.
+    b.keys("\u{E011}");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(state(&gui)["moves"], json!(total));
+    b.keys("?");
+    b.wait_for(
+        "return !document.querySelector('[data-role=help]').open;",
+        json!([]),
+        Duration::from_secs(5),
+        "the overlay to close",
+    );
+}
+
+#[test]
 fn browser_engine_move_says_it_hands_over_the_seat_and_the_pace_and_a_pause_are_shown() {
     let _lock = browser_or_skip!(
         "browser_engine_move_says_it_hands_over_the_seat_and_the_pace_and_a_pause_are_shown"

@@ -435,6 +435,52 @@ function drawWatch(s) {
 }
 $("pace").addEventListener("input", () => { $("pace-value").textContent = paceText(Number($("pace").value)); });
 
+// The keyboard, as Lichess and Sabaki have it. One table, which the help overlay (`?`) lists: to add a key, add
+// an entry. `keys` are KeyboardEvent.key values, `label` how the overlay writes them, `what` what they do, `run`
+// the action. An entry without `run` is bound elsewhere (← and → in the listener above) and only listed here.
+const shortcuts = [
+  { keys: ["ArrowLeft"], label: "←", what: "back one placement" },
+  { keys: ["ArrowRight"], label: "→", what: "forward one placement" },
+  { keys: ["ArrowUp", "PageUp"], label: "↑ or PgUp", what: "back one turn", run: () => post("/api/undo", { unit: "turn" }) },
+  { keys: ["ArrowDown", "PageDown"], label: "↓ or PgDn", what: "forward one turn", run: () => post("/api/redo", { unit: "turn" }) },
+  { keys: ["Home"], label: "Home", what: "the start of the game", run: () => post("/api/jump", { moves: 0 }) },
+  { keys: ["End"], label: "End", what: "the end of the record (moves taken back included)", run: () => post("/api/jump", { moves: ui.state.total }) },
+  { keys: ["h"], label: "h", what: "hint: the engine's best placement, marked on the board", run: () => post("/api/hint") },
+  { keys: ["a"], label: "a", what: "live analysis on or off", run: () => post("/api/analysis", { on: !ui.state.analysis.on }) },
+  { keys: ["n", "p"], label: "n / p", what: "next / previous mistake (after Analyse game)" },
+  { keys: ["?"], label: "?", what: "this list", run: () => toggleHelp() },
+];
+function toggleHelp() {
+  const d = $("help-dialog");
+  if (d.open) { d.close(); return; }
+  $("help-keys").replaceChildren(...shortcuts.map((k) => {
+    const tr = document.createElement("tr");
+    const key = document.createElement("th");
+    key.append(...k.label.split(/( or | \/ )/).map((part) => {
+      if (part === " or " || part === " / ") return document.createTextNode(part);
+      const kbd = document.createElement("kbd");
+      kbd.textContent = part;
+      return kbd;
+    }));
+    const what = document.createElement("td");
+    what.textContent = k.what;
+    tr.append(key, what);
+    return tr;
+  }));
+  d.showModal();
+}
+actions.help = () => toggleHelp();
+document.addEventListener("keydown", (ev) => {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || !ui.state) return;
+  if (ev.target.closest && ev.target.closest("input:not([type=checkbox]), textarea, select")) return;
+  const open = document.querySelector("dialog[open]");
+  if (open && !(open.id === "help-dialog" && ev.key === "?")) return;
+  const k = shortcuts.find((e) => e.run && e.keys.includes(ev.key));
+  if (!k) return;
+  ev.preventDefault();
+  k.run();
+});
+
 // The new-game dialog.
 function openNewDialog() {
   const s = ui.state;
