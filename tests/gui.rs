@@ -2049,7 +2049,8 @@ fn browser_new_game_dialog_and_a_phone_sized_window() {
     );
     assert_eq!(state(&gui)["board"], "7x5");
     b.js("document.getElementById('new-dialog').close();", json!([]));
-    // On a phone-sized window every cell of a hex-7 board is still on the screen and big enough to tap.
+    // On a phone-sized window the whole hex-7 board is on the screen, across its whole width, under a header of
+    // one row.
     post(&gui, "api/new", json!({"board": "hex7"}));
     b.resize(390, 844);
     b.wait_for(
@@ -2058,25 +2059,97 @@ fn browser_new_game_dialog_and_a_phone_sized_window() {
         Duration::from_secs(10),
         "the hex-7 board",
     );
-    let v = b.js(
-        "const r = Array.from(document.querySelectorAll('[data-vertex] .tile')).map(t => t.getBoundingClientRect());
-         return [Math.min(...r.map(x => x.left)), Math.max(...r.map(x => x.right)), Math.min(...r.map(x => x.width)), window.innerWidth];",
-        json!([]),
+    let measure = || {
+        b.js(
+            "const r = Array.from(document.querySelectorAll('[data-vertex] .tile')).map(t => t.getBoundingClientRect());
+             const area = document.getElementById('board-area');
+             return {left: Math.min(...r.map(x => x.left)), right: Math.max(...r.map(x => x.right)),
+                     cell: Math.min(...r.map(x => x.width)), inner: document.documentElement.clientWidth,
+                     board: (() => { const svg = document.getElementById('board'), vb = svg.viewBox.baseVal,
+                       r = svg.getBoundingClientRect(); return Math.min(r.width / vb.width, r.height / vb.height) * vb.width; })(),
+                     header: document.querySelector('header').getBoundingClientRect().height,
+                     pans: area.scrollWidth > area.clientWidth + 1,
+                     zoom: !!document.getElementById('zoom') && !document.getElementById('zoom').hidden};",
+            json!([]),
+        )
+    };
+    let fit = measure();
+    let f = |v: &Value, k: &str| v[k].as_f64().unwrap();
+    assert!(
+        f(&fit, "left") >= 0.0 && f(&fit, "right") <= f(&fit, "inner"),
+        "the board leaves the screen: {fit}"
     );
-    let (left, right, width, inner) = (
-        v[0].as_f64().unwrap(),
-        v[1].as_f64().unwrap(),
-        v[2].as_f64().unwrap(),
-        v[3].as_f64().unwrap(),
+    // (The board drawn, its coordinates included: the SVG's scale times the width of its view box.)
+    assert!(
+        f(&fit, "board") >= 0.99 * f(&fit, "inner"),
+        "the board does not take the width: {fit}"
     );
     assert!(
-        left >= 0.0 && right <= inner,
-        "the board leaves the screen: {v}"
+        f(&fit, "header") <= 50.0,
+        "the header wraps into more than one row: {fit}"
     );
-    assert!(width >= 20.0, "cells {width} px wide are too small to tap");
+    // Its cells are too small for a fingertip (hex-7 is 13 cells across): Zoom in makes them at least 32 px, and
+    // the board pans sideways; a tap plays at either end of the widest row.
+    assert!(f(&fit, "cell") < 32.0 && fit["zoom"] == true, "{fit}");
+    b.tap("#zoom");
+    let zoomed = measure();
+    assert!(
+        f(&zoomed, "cell") >= 32.0 && zoomed["pans"] == true,
+        "zoomed: {zoomed}"
+    );
+    assert!(
+        f(&zoomed, "header") <= 50.0,
+        "the header wraps into more than one row: {zoomed}"
+    );
     report(&format!(
-        "phone window {inner} px wide: hex-7 cells {width:.0} px wide"
+        "phone window {} px wide: hex-7 cells {:.0} px wide, zoomed {:.0} px",
+        f(&fit, "inner"),
+        f(&fit, "cell"),
+        f(&zoomed, "cell")
     ));
+    let ends = b.js(
+        "const c = Array.from(document.querySelectorAll('[data-vertex]')).map(g => [g.dataset.vertex, g.getBoundingClientRect()]);
+         c.sort((a, b) => a[1].left - b[1].left);
+         return [c[0][0], c[c.length - 1][0], c[c.length - 1][1].right > document.documentElement.clientWidth];",
+        json!([]),
+    );
+    assert_eq!(
+        ends[2], true,
+        "the right end is off the screen until panned"
+    );
+    for (i, end) in [&ends[1], &ends[0]].into_iter().enumerate() {
+        b.tap(&format!("[data-vertex=\"{}\"]", end.as_str().unwrap()));
+        let s = wait_state(&gui, Duration::from_secs(10), "the tapped placement", |s| {
+            s["moves"] == json!(i + 1)
+        });
+        assert_eq!(s["last"], *end);
+    }
+    wait_drawn(&b, &gui);
+    check_board(&b, server_game(&gui).position());
+    b.tap("#zoom");
+    let back = measure();
+    assert!(
+        f(&back, "right") <= f(&back, "inner") && back["pans"] == false,
+        "{back}"
+    );
+    // Moves played keep the board on the screen: the move list, below it, scrolls to its last entry by itself,
+    // and the page does not jump there.
+    post(&gui, "api/new", json!({"board": "hex7"}));
+    wait_drawn(&b, &gui);
+    b.js("window.scrollTo(0, 0);", json!([]));
+    play_some(&gui, Shape::Hex { side: 7 }, 30, 1);
+    wait_drawn(&b, &gui);
+    let scrolled = b.js(
+        "const ol = document.getElementById('moves'); const cur = ol.querySelector('.current').getBoundingClientRect();
+         const box = ol.getBoundingClientRect();
+         return [window.scrollY, ol.scrollTop > 0, cur.bottom <= box.bottom + 1 && cur.top >= box.top - 1];",
+        json!([]),
+    );
+    assert_eq!(
+        scrolled,
+        json!([0, true, true]),
+        "[page scroll, list scrolled, last entry shown]"
+    );
 }
 
 #[test]

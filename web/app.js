@@ -12,6 +12,7 @@ const ui = {
   lastConsole: 0,
   lastCapturedKey: null,
   levels: null,
+  zoom: localStorage.getItem("oust-zoom") === "on",
 };
 // For tests and the curious: timings measured on the page.
 window.__oust = { clicks: [], renders: 0, analysisUpdates: [] };
@@ -181,7 +182,15 @@ function drawMoves(s) {
     return li;
   }));
   const cur = ol.querySelector(".current");
-  if (cur) cur.scrollIntoView({ block: "nearest" });
+  if (cur) scrollListTo(ol, cur);
+}
+
+// Scrolls the move list, and nothing else, so that `li` shows: scrollIntoView would scroll the page too, and on a
+// phone, where the list is below the board, take the board off the screen at every move.
+function scrollListTo(ol, li) {
+  const box = ol.getBoundingClientRect(), r = li.getBoundingClientRect();
+  if (r.top < box.top) ol.scrollTop -= box.top - r.top;
+  else if (r.bottom > box.bottom) ol.scrollTop += r.bottom - box.bottom;
 }
 
 function pct(w) { return `${(w * 100).toFixed(1)}%`; }
@@ -360,6 +369,7 @@ function drawPlayerView(s) {
   $("heat-legend").hidden = !(s.analysis.on && s.analysis.entries);
   drawEngineMoveButton(s);
   drawWatch(s);
+  fitBoard();
 }
 
 function drawTally(s) {
@@ -434,6 +444,34 @@ function drawWatch(s) {
   if (watching && s.paused && !s.over) $("status").textContent += " (paused: Resume or Step goes on)";
 }
 $("pace").addEventListener("input", () => { $("pace-value").textContent = paceText(Number($("pace").value)); });
+
+// Phones: the board takes the width; when its cells come out smaller than a fingertip (32 CSS px), Zoom in makes
+// them 40 px, and the board area scrolls sideways (drag it) to reach the rest. The choice is kept.
+const TAP_PX = 32;
+const ZOOM_PX = 40;
+const narrow = window.matchMedia("(max-width: 760px)");
+function fitBoard() {
+  const svg = $("board");
+  const vb = svg.viewBox && svg.viewBox.baseVal;
+  if (!vb || !vb.width) return;
+  const zoomed = narrow.matches && ui.zoom;
+  const area = $("board-area");
+  const was = area.classList.contains("zoomed");
+  area.classList.toggle("zoomed", zoomed);
+  svg.style.width = zoomed ? `${Math.ceil(vb.width * ZOOM_PX)}px` : "";
+  if (zoomed && !was) area.scrollLeft = (area.scrollWidth - area.clientWidth) / 2;
+  const r = svg.getBoundingClientRect();
+  const cell = Math.min(r.width / vb.width, r.height / vb.height);
+  $("zoom").hidden = !narrow.matches || (!zoomed && cell >= TAP_PX);
+  $("zoom").textContent = zoomed ? "Fit the screen" : "Zoom in";
+}
+actions.zoom = () => {
+  ui.zoom = !ui.zoom;
+  localStorage.setItem("oust-zoom", ui.zoom ? "on" : "off");
+  fitBoard();
+};
+narrow.addEventListener("change", fitBoard);
+window.addEventListener("resize", fitBoard);
 
 // The keyboard, as Lichess and Sabaki have it. One table, which the help overlay (`?`) lists: to add a key, add
 // an entry. `keys` are KeyboardEvent.key values, `label` how the overlay writes them, `what` what they do, `run`
