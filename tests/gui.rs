@@ -1804,6 +1804,18 @@ fn browser_records_load_step_save_and_a_broken_upload_is_refused() {
         "{}",
         b.text("[data-role=message]")
     );
+    // What a record held is no error: it is not in the error red that a refusal is in (below).
+    let message_colour = || {
+        b.js(
+            "const m = document.querySelector('[data-role=message]');
+             const red = getComputedStyle(document.documentElement).getPropertyValue('--accent').trim();
+             const probe = document.createElement('span'); probe.style.color = red; document.body.append(probe);
+             const redRgb = getComputedStyle(probe).color; probe.remove();
+             return [m.classList.contains('error'), getComputedStyle(m).color === redRgb];",
+            json!([]),
+        )
+    };
+    assert_eq!(message_colour(), json!([false, false]), "a notice in red");
     assert_eq!(
         b.js(
             "return document.querySelector('[data-role=play-on]').hidden;",
@@ -1901,6 +1913,11 @@ fn browser_records_load_step_save_and_a_broken_upload_is_refused() {
     assert_eq!(
         b.text("[data-role=message]"),
         "broken.txt: turn 3 ('f6', line 3): f6 is illegal: F6 is occupied by a black stone"
+    );
+    assert_eq!(
+        message_colour(),
+        json!([true, true]),
+        "a refusal not in red"
     );
     assert_eq!(shown(&b), before, "the broken upload changed the board");
     let _ = std::fs::remove_dir_all(&dir);
