@@ -2690,7 +2690,8 @@ fn play_some(gui: &Gui, shape: Shape, n: usize, seed: usize) {
     }
 }
 
-/// The screenshots of docs/ (run with `--ignored`; writes docs/gui-*.png).
+/// The screenshots of docs/ (run with `--ignored`; writes docs/gui-*.png, or into the folder
+/// `OUST_GUI_SHOTS` names).
 #[test]
 #[ignore]
 fn screenshots() {
@@ -2699,7 +2700,10 @@ fn screenshots() {
         return;
     }
     let _lock = browser_lock();
-    let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    let docs = std::env::var_os("OUST_GUI_SHOTS").map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs"),
+        std::path::PathBuf::from,
+    );
     std::fs::create_dir_all(&docs).unwrap();
     // A hex-7 game in progress with live analysis, the pointer on the best candidate.
     let gui = start(Shape::Hex { side: 7 }, [Player::Human, Player::Engine]);
@@ -2759,9 +2763,26 @@ fn screenshots() {
     wait_drawn(&b, &gui);
     std::thread::sleep(Duration::from_millis(300));
     std::fs::write(docs.join("gui-19x19.png"), b.screenshot()).unwrap();
+    drop(b);
+    drop(gui);
+    // A hex-7 game in the middle on a phone (390 px wide) against the engine, which has just moved: the whole
+    // board across the width, and zoomed in for tapping.
+    let gui = start(Shape::Hex { side: 7 }, [Player::Human, Player::Human]);
+    play_some(&gui, Shape::Hex { side: 7 }, 15, 2);
+    let engine = state(&gui)["to_move"].as_str().unwrap().to_string();
+    post(&gui, "api/players", json!({engine.as_str(): "engine"}));
+    wait_state(&gui, Duration::from_secs(30), "the engine's turn", |s| {
+        s["to_move"] != engine.as_str() && s["engine"]["busy"] != "thinking"
+    });
+    let b = Browser::start(1000, 900);
     b.resize(390, 844);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    std::thread::sleep(Duration::from_millis(500));
+    std::fs::write(docs.join("gui-phone-hex7.png"), b.screenshot()).unwrap();
+    b.tap("#zoom");
     std::thread::sleep(Duration::from_millis(300));
-    std::fs::write("/tmp/oust-gui-phone.png", b.screenshot()).unwrap();
+    std::fs::write(docs.join("gui-phone-hex7-zoomed.png"), b.screenshot()).unwrap();
 }
 
 /// The server's resident memory (this process, which hosts it), in KB.
