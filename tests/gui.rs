@@ -1212,6 +1212,178 @@ fn a_new_game_or_a_loaded_record_clears_the_review() {
     );
 }
 
+/// The first capture of `NINE_GAME` that gives an extra turn: the number of moves before it.
+fn first_capturing_move() -> usize {
+    let geo = std::sync::Arc::new(Geometry::square(9).unwrap());
+    let mut game = oust::rules::Game::new(geo.clone());
+    for (i, v) in NINE_GAME.split_whitespace().enumerate() {
+        let c = game.position().to_move();
+        let report = game
+            .play(c, notation::parse_move(&geo, v).unwrap())
+            .unwrap();
+        if report.captured > 0 && report.extra_turn {
+            return i;
+        }
+    }
+    panic!("NINE_GAME has no capture");
+}
+
+#[test]
+fn the_state_counts_stones_and_captures_and_keeps_the_last_turn_until_the_next() {
+    let gui = start(Shape::square(9), [Player::Human, Player::Human]);
+    let geo = std::sync::Arc::new(Geometry::square(9).unwrap());
+    let mut game = oust::rules::Game::new(geo.clone());
+    let k = first_capturing_move();
+    let moves: Vec<&str> = NINE_GAME.split_whitespace().collect();
+    // Up to and with the capture, and the placement after it that ends the turn (NINE_GAME's does not capture).
+    for v in &moves[..k + 2] {
+        let c = game.position().to_move();
+        game.play(c, notation::parse_move(&geo, v).unwrap())
+            .unwrap();
+        assert_eq!(post(&gui, "api/play", json!({"move": v})).0, 200);
+    }
+    let capture = &game.records()[k];
+    let mover = capture.color;
+    let s = state(&gui);
+    let taken = |c: Color| -> usize {
+        game.records()
+            .iter()
+            .filter(|r| r.color == c)
+            .map(|r| r.report.captured)
+            .sum()
+    };
+    assert_eq!(
+        s["captures"],
+        json!({"black": taken(Color::Black), "white": taken(Color::White)})
+    );
+    assert!(taken(mover) >= capture.report.captured && capture.report.captured > 0);
+    assert_eq!(
+        (s["stones_black"].as_u64(), s["stones_white"].as_u64()),
+        (
+            Some(game.position().stone_count(Color::Black) as u64),
+            Some(game.position().stone_count(Color::White) as u64)
+        )
+    );
+    // The turn is over (the other side is to move, the note under the status says nothing of it), and the last
+    // turn still says what it captured and that it gave an extra turn.
+    assert_ne!(s["to_move"], mover.name());
+    assert_eq!(s["note"], "");
+    let t = &s["last_turn"];
+    assert_eq!(
+        (&t["color"], &t["passed"], &t["goes_on"]),
+        (&json!(mover.name()), &json!(false), &json!(false)),
+        "{t}"
+    );
+    let placed: Vec<(&str, u64)> = t["placements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["gtp"].as_str().unwrap(), p["captured"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        placed,
+        [
+            (moves[k], capture.report.captured as u64),
+            (moves[k + 1], 0)
+        ]
+    );
+    // Until the next turn: then it is that one's.
+    let (_, s) = post(&gui, "api/play", json!({"move": moves[k + 2]}));
+    assert_eq!(s["last_turn"]["color"], mover.opponent().name());
+    // Taken back, the capture is the last turn again, going on (its extra turn to come), and its stones are not
+    // counted as captured any more once it is taken back too.
+    post(&gui, "api/undo", json!({"unit": "move"}));
+    let (_, s) = post(&gui, "api/undo", json!({"unit": "move"}));
+    assert_eq!(s["last_turn"]["goes_on"], true);
+    assert_eq!(s["last_turn"]["placements"].as_array().unwrap().len(), 1);
+    let (_, s) = post(&gui, "api/undo", json!({"unit": "move"}));
+    assert_eq!(
+        s["captures"][mover.name()].as_u64().unwrap() as usize,
+        taken(mover) - capture.report.captured
+    );
+    let (_, s) = post(&gui, "api/jump", json!({"moves": 0}));
+    assert_eq!(
+        (&s["last_turn"], &s["captures"]),
+        (&Value::Null, &json!({"black": 0, "white": 0}))
+    );
+}
+
+#[test]
+fn the_engines_thinking_time_is_kept_with_its_moves() {
+    let gui = start(Shape::square(5), [Player::Human, Player::Engine]);
+    post(&gui, "api/play", json!({"move": "C3"}));
+    let s = wait_state(&gui, Duration::from_secs(20), "the engine's reply", |s| {
+        s["moves"].as_u64() >= Some(2) && s["to_move"] == "black"
+    });
+    let turns = s["turns"].as_array().unwrap();
+    assert_eq!(turns[0]["seconds"], Value::Null, "the human's turn");
+    let t = turns[1]["seconds"]
+        .as_f64()
+        .expect("the engine's thinking time");
+    assert!(t > 0.0 && t < 20.0, "{t}");
+    // Taken back and redone, the move keeps its time; another line forgets it.
+    post(&gui, "api/undo", json!({"unit": "move"}));
+    let (_, s) = post(&gui, "api/redo", json!({"unit": "move"}));
+    assert_eq!(s["turns"][1]["seconds"].as_f64(), Some(t));
+    post(&gui, "api/players", json!({"white": "human"}));
+    post(&gui, "api/undo", json!({"unit": "move"}));
+    let white = s["turns"][1]["gtp"].as_str().unwrap();
+    let other = if white == "A1" { "E5" } else { "A1" };
+    let (status, s) = post(&gui, "api/play", json!({"move": other}));
+    assert_eq!(status, 200);
+    assert_eq!(s["turns"][1]["seconds"], Value::Null, "{s}");
+}
+
+#[test]
+fn the_saved_sgf_names_the_players_the_date_and_the_engines_settings_and_loads_back() {
+    let gui = start(Shape::Hex { side: 5 }, [Player::Human, Player::Engine]);
+    post(&gui, "api/play", json!({"move": "E5"}));
+    let s = wait_state(&gui, Duration::from_secs(20), "the engine's reply", |s| {
+        s["moves"].as_u64() >= Some(2) && s["to_move"] == "black"
+    });
+    let engine = s["engine"]["name"].as_str().unwrap().to_string();
+    assert!(engine.starts_with("oust "), "name and version: {engine}");
+    let (_, text) = get(&gui, "api/sgf");
+    assert!(text.contains("PB[Human]"), "{text}");
+    assert!(text.contains(&format!("PW[{engine}]")), "{text}");
+    let date = regex::Regex::new(r"DT\[(\d{4})-(\d\d)-(\d\d)\]")
+        .unwrap()
+        .captures(&text)
+        .unwrap_or_else(|| panic!("no DT: {text}"));
+    let (year, month, day): (u32, u32, u32) = (
+        date[1].parse().unwrap(),
+        date[2].parse().unwrap(),
+        date[3].parse().unwrap(),
+    );
+    assert!(
+        year >= 2025 && (1..=12).contains(&month) && (1..=31).contains(&day),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "C[Played with oust gui. Black: human; White: engine. Engine: {engine}, 150 playouts a move]"
+        )),
+        "{text}"
+    );
+    // It reads back: through the SGF reader, and loaded into the page with its players and date kept.
+    let record = sgf::parse(&text).unwrap();
+    assert_eq!(record.get("PW"), Some(engine.as_str()));
+    let game = sgf::replay(&record, None).unwrap();
+    assert_eq!(game.records().len(), s["moves"].as_u64().unwrap() as usize);
+    let (status, s) = post(&gui, "api/load", json!({"name": "saved.sgf", "text": text}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["names"], json!({"black": "Human", "white": engine}));
+    let (_, again) = get(&gui, "api/sgf");
+    assert!(again.contains(&date[0]), "the date is kept: {again}");
+    // A level is named as such.
+    post(&gui, "api/new", json!({"board": "5", "level": 3}));
+    let (_, text) = get(&gui, "api/sgf");
+    assert!(
+        text.contains(&format!("Engine: {engine}, level 3]")),
+        "{text}"
+    );
+}
+
 #[test]
 fn console_moves_go_through_the_pages_game_and_commands_that_would_change_the_engines_are_refused()
 {
@@ -1844,6 +2016,18 @@ fn browser_records_load_step_save_and_a_broken_upload_is_refused() {
         "{}",
         b.text("[data-role=message]")
     );
+    // What a record held is no error: it is not in the error red that a refusal is in (below).
+    let message_colour = || {
+        b.js(
+            "const m = document.querySelector('[data-role=message]');
+             const red = getComputedStyle(document.documentElement).getPropertyValue('--accent').trim();
+             const probe = document.createElement('span'); probe.style.color = red; document.body.append(probe);
+             const redRgb = getComputedStyle(probe).color; probe.remove();
+             return [m.classList.contains('error'), getComputedStyle(m).color === redRgb];",
+            json!([]),
+        )
+    };
+    assert_eq!(message_colour(), json!([false, false]), "a notice in red");
     assert_eq!(
         b.js(
             "return document.querySelector('[data-role=play-on]').hidden;",
@@ -1941,6 +2125,11 @@ fn browser_records_load_step_save_and_a_broken_upload_is_refused() {
     assert_eq!(
         b.text("[data-role=message]"),
         "broken.txt: turn 3 ('f6', line 3): f6 is illegal: F6 is occupied by a black stone"
+    );
+    assert_eq!(
+        message_colour(),
+        json!([true, true]),
+        "a refusal not in red"
     );
     assert_eq!(shown(&b), before, "the broken upload changed the board");
     let _ = std::fs::remove_dir_all(&dir);
@@ -2142,7 +2331,8 @@ fn browser_new_game_dialog_and_a_phone_sized_window() {
     );
     assert_eq!(state(&gui)["board"], "7x5");
     b.js("document.getElementById('new-dialog').close();", json!([]));
-    // On a phone-sized window every cell of a hex-7 board is still on the screen and big enough to tap.
+    // On a phone-sized window the whole hex-7 board is on the screen, across its whole width, under a header of
+    // one row.
     post(&gui, "api/new", json!({"board": "hex7"}));
     b.resize(390, 844);
     b.wait_for(
@@ -2151,25 +2341,97 @@ fn browser_new_game_dialog_and_a_phone_sized_window() {
         Duration::from_secs(10),
         "the hex-7 board",
     );
-    let v = b.js(
-        "const r = Array.from(document.querySelectorAll('[data-vertex] .tile')).map(t => t.getBoundingClientRect());
-         return [Math.min(...r.map(x => x.left)), Math.max(...r.map(x => x.right)), Math.min(...r.map(x => x.width)), window.innerWidth];",
-        json!([]),
+    let measure = || {
+        b.js(
+            "const r = Array.from(document.querySelectorAll('[data-vertex] .tile')).map(t => t.getBoundingClientRect());
+             const area = document.getElementById('board-area');
+             return {left: Math.min(...r.map(x => x.left)), right: Math.max(...r.map(x => x.right)),
+                     cell: Math.min(...r.map(x => x.width)), inner: document.documentElement.clientWidth,
+                     board: (() => { const svg = document.getElementById('board'), vb = svg.viewBox.baseVal,
+                       r = svg.getBoundingClientRect(); return Math.min(r.width / vb.width, r.height / vb.height) * vb.width; })(),
+                     header: document.querySelector('header').getBoundingClientRect().height,
+                     pans: area.scrollWidth > area.clientWidth + 1,
+                     zoom: !!document.getElementById('zoom') && !document.getElementById('zoom').hidden};",
+            json!([]),
+        )
+    };
+    let fit = measure();
+    let f = |v: &Value, k: &str| v[k].as_f64().unwrap();
+    assert!(
+        f(&fit, "left") >= 0.0 && f(&fit, "right") <= f(&fit, "inner"),
+        "the board leaves the screen: {fit}"
     );
-    let (left, right, width, inner) = (
-        v[0].as_f64().unwrap(),
-        v[1].as_f64().unwrap(),
-        v[2].as_f64().unwrap(),
-        v[3].as_f64().unwrap(),
+    // (The board drawn, its coordinates included: the SVG's scale times the width of its view box.)
+    assert!(
+        f(&fit, "board") >= 0.99 * f(&fit, "inner"),
+        "the board does not take the width: {fit}"
     );
     assert!(
-        left >= 0.0 && right <= inner,
-        "the board leaves the screen: {v}"
+        f(&fit, "header") <= 50.0,
+        "the header wraps into more than one row: {fit}"
     );
-    assert!(width >= 20.0, "cells {width} px wide are too small to tap");
+    // Its cells are too small for a fingertip (hex-7 is 13 cells across): Zoom in makes them at least 32 px, and
+    // the board pans sideways; a tap plays at either end of the widest row.
+    assert!(f(&fit, "cell") < 32.0 && fit["zoom"] == true, "{fit}");
+    b.tap("#zoom");
+    let zoomed = measure();
+    assert!(
+        f(&zoomed, "cell") >= 32.0 && zoomed["pans"] == true,
+        "zoomed: {zoomed}"
+    );
+    assert!(
+        f(&zoomed, "header") <= 50.0,
+        "the header wraps into more than one row: {zoomed}"
+    );
     report(&format!(
-        "phone window {inner} px wide: hex-7 cells {width:.0} px wide"
+        "phone window {} px wide: hex-7 cells {:.0} px wide, zoomed {:.0} px",
+        f(&fit, "inner"),
+        f(&fit, "cell"),
+        f(&zoomed, "cell")
     ));
+    let ends = b.js(
+        "const c = Array.from(document.querySelectorAll('[data-vertex]')).map(g => [g.dataset.vertex, g.getBoundingClientRect()]);
+         c.sort((a, b) => a[1].left - b[1].left);
+         return [c[0][0], c[c.length - 1][0], c[c.length - 1][1].right > document.documentElement.clientWidth];",
+        json!([]),
+    );
+    assert_eq!(
+        ends[2], true,
+        "the right end is off the screen until panned"
+    );
+    for (i, end) in [&ends[1], &ends[0]].into_iter().enumerate() {
+        b.tap(&format!("[data-vertex=\"{}\"]", end.as_str().unwrap()));
+        let s = wait_state(&gui, Duration::from_secs(10), "the tapped placement", |s| {
+            s["moves"] == json!(i + 1)
+        });
+        assert_eq!(s["last"], *end);
+    }
+    wait_drawn(&b, &gui);
+    check_board(&b, server_game(&gui).position());
+    b.tap("#zoom");
+    let back = measure();
+    assert!(
+        f(&back, "right") <= f(&back, "inner") && back["pans"] == false,
+        "{back}"
+    );
+    // Moves played keep the board on the screen: the move list, below it, scrolls to its last entry by itself,
+    // and the page does not jump there.
+    post(&gui, "api/new", json!({"board": "hex7"}));
+    wait_drawn(&b, &gui);
+    b.js("window.scrollTo(0, 0);", json!([]));
+    play_some(&gui, Shape::Hex { side: 7 }, 30, 1);
+    wait_drawn(&b, &gui);
+    let scrolled = b.js(
+        "const ol = document.getElementById('moves'); const cur = ol.querySelector('.current').getBoundingClientRect();
+         const box = ol.getBoundingClientRect();
+         return [window.scrollY, ol.scrollTop > 0, cur.bottom <= box.bottom + 1 && cur.top >= box.top - 1];",
+        json!([]),
+    );
+    assert_eq!(
+        scrolled,
+        json!([0, true, true]),
+        "[page scroll, list scrolled, last entry shown]"
+    );
 }
 
 #[test]
@@ -2410,6 +2672,409 @@ fn browser_review_marks_the_mistakes_and_next_mistake_shows_the_engines_placemen
     });
 }
 
+#[test]
+fn browser_the_panel_shows_stones_captures_the_last_turn_and_the_engines_thinking_time() {
+    let _lock = browser_or_skip!(
+        "browser_the_panel_shows_stones_captures_the_last_turn_and_the_engines_thinking_time"
+    );
+    let gui = start(Shape::square(9), [Player::Human, Player::Human]);
+    let b = Browser::start(1000, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    // Two humans up to the end of NINE_GAME's first capturing turn.
+    let k = first_capturing_move();
+    let moves: Vec<&str> = NINE_GAME.split_whitespace().collect();
+    for v in &moves[..k + 2] {
+        assert_eq!(post(&gui, "api/play", json!({"move": v})).0, 200);
+    }
+    wait_drawn(&b, &gui);
+    let s = state(&gui);
+    let tally = |what: &str| b.text(&format!("[data-tally={what}]"));
+    for c in ["black", "white"] {
+        assert_eq!(
+            tally(&format!("{c}-stones")),
+            s[format!("stones_{c}")].to_string()
+        );
+        assert_eq!(
+            tally(&format!("{c}-captured")),
+            s["captures"][c].to_string()
+        );
+    }
+    let mover = s["last_turn"]["color"].as_str().unwrap();
+    let n = s["last_turn"]["placements"][0]["captured"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(
+        b.text("[data-role=last-turn]"),
+        format!(
+            "{}'s last turn: {} captured {n}, extra turn · {}",
+            if mover == "black" { "Black" } else { "White" },
+            moves[k],
+            moves[k + 1]
+        )
+    );
+    // The engine takes the side to move: its turn stays readable after it, with its thinking time in the list.
+    let engine_color = s["to_move"].as_str().unwrap().to_string();
+    post(
+        &gui,
+        "api/players",
+        json!({engine_color.as_str(): "engine"}),
+    );
+    let s = wait_state(&gui, Duration::from_secs(20), "the engine's turn", |s| {
+        s["to_move"] != engine_color.as_str() && s["engine"]["busy"] != "thinking"
+    });
+    wait_drawn(&b, &gui);
+    let last = b.text("[data-role=last-turn]");
+    assert!(
+        last.starts_with(&format!(
+            "{}'s last turn: ",
+            if engine_color == "black" {
+                "Black"
+            } else {
+                "White"
+            }
+        )),
+        "{last}"
+    );
+    let turn = s["turns"].as_array().unwrap().last().unwrap();
+    let seconds = turn["seconds"].as_f64().expect("the engine's time");
+    let li = b.js(
+        "const li = document.querySelector(`#moves li[data-moves='${arguments[0]}']`);
+         return [li.querySelector('.think') ? li.querySelector('.think').textContent : null, li.title];",
+        json!([turn["moves"]]),
+    );
+    let shown = format!("{seconds:.1} s");
+    assert_eq!(li[0], json!(format!(" {shown}")), "{li}");
+    assert_eq!(
+        li[1],
+        json!(format!("the engine thought {shown} for this turn"))
+    );
+}
+
+/// An engine whose analysis says every candidate wins 0.42% of the time and whose every principal variation is
+/// `b G7 w A1 b D4`: a decided position's win rates, and a variation over stones on the board once G7 and A1 are
+/// played (vertices hold no `i`, so `[^i]*` ends at the next `info`).
+fn engine_with_fixed_analysis() -> String {
+    format!(
+        "{} | sed -u -e 's/winrate [0-9.]*/winrate 0.0042/g' -e 's/pv [^i]*/pv b G7 w A1 b D4 /g'",
+        engine()
+    )
+}
+
+#[test]
+fn browser_heat_map_labels_in_percent_with_a_legend_no_ghost_on_a_stone_and_the_hint_on_the_board()
+{
+    let _lock = browser_or_skip!(
+        "browser_heat_map_labels_in_percent_with_a_legend_no_ghost_on_a_stone_and_the_hint_on_the_board"
+    );
+    // The labels' numbers: whole percents, and the decimals that tell apart candidates near 0 and 100.
+    let gui = start(Shape::Hex { side: 7 }, [Player::Human, Player::Human]);
+    let b = Browser::start(1100, 850);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    let labels = b.js_async(
+        "const done = arguments[arguments.length - 1];
+         import('/board.js').then(m => done([0.5, 0.573, 0.0042, 0.0123, 0.9962, 0.99962, 0.99996, 0.00004, 1, 0]
+           .map(m.percentLabel).concat([m.heatLabel({proof: 'win'}), m.heatLabel({proof: 'loss'})])),
+           e => done(String(e)));",
+        json!([]),
+    );
+    assert_eq!(
+        labels,
+        json!([
+            "50%", "57%", "0.4%", "1%", "99.6%", "99.96%", ">99.99%", "<0.01%", "100%", "0%", "W",
+            "L"
+        ])
+    );
+    drop(b);
+    drop(gui);
+    let gui = Gui::start(&Options {
+        game: NewGame {
+            board: Shape::Hex { side: 7 },
+            players: [Player::Human, Player::Human],
+            pie: false,
+            strength: Strength::Playouts(150),
+        },
+        engine: engine_with_fixed_analysis(),
+        port: 0,
+    })
+    .expect("the gui starts");
+    let b = Browser::start(1100, 850);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    click(&b, "G7");
+    click(&b, "A1");
+    b.click("[data-role=analysis-toggle]");
+    b.wait_for(
+        "return document.querySelectorAll('.heat-text').length >= 3;",
+        json!([]),
+        Duration::from_secs(20),
+        "the heat map's labels",
+    );
+    let texts = b.js(
+        "return Array.from(document.querySelectorAll('.heat-text')).map(t => t.textContent);",
+        json!([]),
+    );
+    for t in texts.as_array().unwrap() {
+        assert!(
+            t == "0.4%" || t == "W" || t == "L" || t == "D",
+            "a label of a decided position: {texts}"
+        );
+    }
+    assert_eq!(
+        b.js(
+            "return document.querySelector('[data-role=heat-legend]').hidden;",
+            json!([])
+        ),
+        json!(false)
+    );
+    let legend = b.text("[data-role=heat-legend]");
+    assert!(
+        legend.contains("W a proven win") && legend.contains("L a proven loss"),
+        "{legend}"
+    );
+    // The variation's ghost stones: D4, and none on the stones of G7 and A1.
+    let best = b.js(
+        "return document.querySelector('.heat-dot.best').parentNode.dataset.heat;",
+        json!([]),
+    );
+    b.js(
+        "document.querySelector(`[data-vertex='${arguments[0]}']`).dispatchEvent(new MouseEvent('mouseenter'));",
+        json!([best]),
+    );
+    b.wait_for(
+        "return document.querySelectorAll('#board .ghost').length >= 1;",
+        json!([]),
+        Duration::from_secs(5),
+        "the PV",
+    );
+    let ghosts = b.js(
+        "const at = (x, y) => Array.from(document.querySelectorAll('[data-vertex]')).find(g => {
+           const s = g.querySelector('.stone'); return s.getAttribute('cx') === x && s.getAttribute('cy') === y; });
+         return Array.from(document.querySelectorAll('#board .ghost')).map(c => {
+           const g = at(c.getAttribute('cx'), c.getAttribute('cy'));
+           return [g.dataset.vertex, g.querySelector('.stone').getAttribute('data-stone')]; });",
+        json!([]),
+    );
+    assert_eq!(ghosts, json!([["D4", null]]), "ghost stones on stones");
+    b.js(
+        "document.querySelector(`[data-vertex='${arguments[0]}']`).dispatchEvent(new MouseEvent('mouseleave'));",
+        json!([best]),
+    );
+    // The hint: said in words and ringed on the board.
+    b.click("[data-action=hint]");
+    let s = wait_state(&gui, Duration::from_secs(20), "the hint", |s| {
+        s["analysis"]["hint"]["best"]["move"].is_string()
+    });
+    let hint = s["analysis"]["hint"]["best"]["move"].as_str().unwrap();
+    b.wait_for(
+        "return document.querySelectorAll(`#board .hint-mark[data-hint='${arguments[0]}']`).length === 1;",
+        json!([hint]),
+        Duration::from_secs(10),
+        "the hint on the board",
+    );
+    assert!(
+        b.text("[data-role=analysis]")
+            .contains(&format!("Hint: {hint} (0.4")),
+        "{}",
+        b.text("[data-role=analysis]")
+    );
+    // A move played: the hint was for the position before, and its mark goes.
+    let other = if hint == "D4" { "E5" } else { "D4" };
+    click(&b, other);
+    b.wait_for(
+        "return document.querySelectorAll('#board .hint-mark').length === 0;",
+        json!([]),
+        Duration::from_secs(10),
+        "the hint's mark to go",
+    );
+}
+
+#[test]
+fn browser_keys_home_end_turns_hint_analysis_and_the_help_overlay() {
+    let _lock = browser_or_skip!("browser_keys_home_end_turns_hint_analysis_and_the_help_overlay");
+    let gui = start(Shape::square(9), [Player::Human, Player::Human]);
+    let b = Browser::start(1000, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    // NINE_GAME to two placements after its first capturing turn: a turn of two placements, then one.
+    let k = first_capturing_move();
+    let moves: Vec<&str> = NINE_GAME.split_whitespace().collect();
+    for v in &moves[..k + 3] {
+        assert_eq!(post(&gui, "api/play", json!({"move": v})).0, 200);
+    }
+    let total = k + 3;
+    wait_drawn(&b, &gui);
+    let at = |n: usize, what: &str| {
+        wait_state(&gui, Duration::from_secs(5), what, |s| {
+            s["moves"] == json!(n)
+        });
+        wait_drawn(&b, &gui);
+    };
+    b.keys("\u{E011}"); // Home
+    at(0, "Home: the start");
+    b.keys("\u{E010}"); // End
+    at(total, "End: the end");
+    b.keys("\u{E013}"); // Up: back one turn (one placement)
+    at(total - 1, "Up: one turn back");
+    b.keys("\u{E013}"); // Up: back over the capturing turn of two placements
+    at(total - 3, "Up: the capturing turn back");
+    b.keys("\u{E015}"); // Down: forward one turn
+    at(total - 1, "Down: the capturing turn again");
+    b.keys("\u{E00E}"); // PageUp
+    at(total - 3, "PageUp: a turn back");
+    b.keys("\u{E00F}"); // PageDown
+    at(total - 1, "PageDown: a turn on");
+    b.keys("\u{E012}"); // Left: one placement
+    at(total - 2, "Left: a placement back");
+    b.keys("\u{E010}");
+    at(total, "End again");
+    // a: analysis on and off; h: a hint.
+    b.keys("a");
+    wait_state(&gui, Duration::from_secs(5), "analysis on", |s| {
+        s["analysis"]["on"] == true
+    });
+    b.keys("a");
+    wait_state(&gui, Duration::from_secs(5), "analysis off", |s| {
+        s["analysis"]["on"] == false
+    });
+    b.keys("h");
+    wait_state(&gui, Duration::from_secs(20), "the hint", |s| {
+        s["analysis"]["hint"]["best"]["move"].is_string()
+    });
+    // ?: the overlay lists every key, n and p for the review's mistakes among them; ? again closes it.
+    b.keys("?");
+    b.wait_for(
+        "return document.querySelector('[data-role=help]').open;",
+        json!([]),
+        Duration::from_secs(5),
+        "the help overlay",
+    );
+    let rows = b.js(
+        "return Array.from(document.querySelectorAll('#help-keys tr')).map(r => [r.cells[0].textContent, r.cells[1].textContent]);",
+        json!([]),
+    );
+    let listed: Vec<String> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r[0].as_str().unwrap().to_string())
+        .collect();
+    for key in [
+        "←",
+        "→",
+        "↑ or PgUp",
+        "↓ or PgDn",
+        "Home",
+        "End",
+        "h",
+        "a",
+        "n",
+        "p",
+        "?",
+    ] {
+        assert!(
+            listed.iter().any(|l| l == key),
+            "{key} is not listed: {rows}"
+        );
+    }
+    assert!(
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r == &json!(["p", "previous mistake"])),
+        "{rows}"
+    );
+    // Keys do nothing else while it is open.
+    b.keys("\u{E011}");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(state(&gui)["moves"], json!(total));
+    b.keys("?");
+    b.wait_for(
+        "return !document.querySelector('[data-role=help]').open;",
+        json!([]),
+        Duration::from_secs(5),
+        "the overlay to close",
+    );
+}
+
+#[test]
+fn browser_engine_move_says_it_hands_over_the_seat_and_the_pace_and_a_pause_are_shown() {
+    let _lock = browser_or_skip!(
+        "browser_engine_move_says_it_hands_over_the_seat_and_the_pace_and_a_pause_are_shown"
+    );
+    let gui = start(Shape::square(5), [Player::Human, Player::Human]);
+    let b = Browser::start(1000, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    click(&b, "C3");
+    // White, a human's seat: the button says what it does, and asks first.
+    let title = b.js(
+        "return document.querySelector('[data-action=engine-move]').title;",
+        json!([]),
+    );
+    assert_eq!(
+        title,
+        json!(
+            "White will be played by the engine from now on: it moves at once from this position"
+        )
+    );
+    b.click("[data-action=engine-move]");
+    b.wait_for(
+        "return document.querySelector('[data-role=engine-dialog]').open;",
+        json!([]),
+        Duration::from_secs(5),
+        "the question",
+    );
+    assert_eq!(
+        b.text("#engine-text"),
+        "White will be played by the engine from now on: it moves at once from this position."
+    );
+    assert_eq!(b.text("#engine-ok"), "Engine plays White");
+    b.click("#engine-cancel");
+    std::thread::sleep(Duration::from_millis(300));
+    let s = state(&gui);
+    assert_eq!(
+        (s["players"]["white"].as_str(), s["moves"].as_u64()),
+        (Some("human"), Some(1)),
+        "Cancel handed over the seat"
+    );
+    b.click("[data-action=engine-move]");
+    b.wait_for(
+        "return document.querySelector('[data-role=engine-dialog]').open;",
+        json!([]),
+        Duration::from_secs(5),
+        "the question",
+    );
+    b.click("#engine-ok");
+    wait_state(&gui, Duration::from_secs(20), "the engine's move", |s| {
+        s["players"]["white"] == "engine" && s["moves"].as_u64() >= Some(2)
+    });
+    // Engine against engine: the pace slider shows its value, and a paused game says so.
+    post(&gui, "api/pause", json!({"paused": true}));
+    post(&gui, "api/pace", json!({"ms": 1500}));
+    post(&gui, "api/players", json!({"black": "engine"}));
+    wait_drawn(&b, &gui);
+    b.wait_for(
+        "return document.getElementById('pace-value').textContent === '1.5 s';",
+        json!([]),
+        Duration::from_secs(5),
+        "the pace's value",
+    );
+    let status = b.text("[data-role=status]");
+    assert!(status.contains("(paused"), "{status}");
+    // Moving the slider shows the new value at once.
+    b.js(
+        "const p = document.getElementById('pace'); p.value = 300; p.dispatchEvent(new Event('input'));",
+        json!([]),
+    );
+    assert_eq!(b.text("#pace-value"), "0.3 s");
+    post(&gui, "api/pause", json!({"paused": false}));
+    wait_drawn(&b, &gui);
+    let status = b.text("[data-role=status]");
+    assert!(!status.contains("paused"), "{status}");
+}
+
 /// Plays `n` placements of a fixed pseudo-random legal line through the page's API (for the screenshots).
 fn play_some(gui: &Gui, shape: Shape, n: usize, seed: usize) {
     let mut game = oust::rules::Game::new(std::sync::Arc::new(Geometry::new(shape).unwrap()));
@@ -2432,7 +3097,8 @@ fn play_some(gui: &Gui, shape: Shape, n: usize, seed: usize) {
     }
 }
 
-/// The screenshots of docs/ (run with `--ignored`; writes docs/gui-*.png).
+/// The screenshots of docs/ (run with `--ignored`; writes docs/gui-*.png, or into the folder
+/// `OUST_GUI_SHOTS` names).
 #[test]
 #[ignore]
 fn screenshots() {
@@ -2441,7 +3107,10 @@ fn screenshots() {
         return;
     }
     let _lock = browser_lock();
-    let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    let docs = std::env::var_os("OUST_GUI_SHOTS").map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs"),
+        std::path::PathBuf::from,
+    );
     std::fs::create_dir_all(&docs).unwrap();
     // A hex-7 game in progress with live analysis, the pointer on the best candidate.
     let gui = start(Shape::Hex { side: 7 }, [Player::Human, Player::Engine]);
@@ -2502,9 +3171,26 @@ fn screenshots() {
     wait_drawn(&b, &gui);
     std::thread::sleep(Duration::from_millis(300));
     std::fs::write(docs.join("gui-19x19.png"), b.screenshot()).unwrap();
+    drop(b);
+    drop(gui);
+    // A hex-7 game in the middle on a phone (390 px wide) against the engine, which has just moved: the whole
+    // board across the width, and zoomed in for tapping.
+    let gui = start(Shape::Hex { side: 7 }, [Player::Human, Player::Human]);
+    play_some(&gui, Shape::Hex { side: 7 }, 15, 2);
+    let engine = state(&gui)["to_move"].as_str().unwrap().to_string();
+    post(&gui, "api/players", json!({engine.as_str(): "engine"}));
+    wait_state(&gui, Duration::from_secs(30), "the engine's turn", |s| {
+        s["to_move"] != engine.as_str() && s["engine"]["busy"] != "thinking"
+    });
+    let b = Browser::start(1000, 900);
     b.resize(390, 844);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    std::thread::sleep(Duration::from_millis(500));
+    std::fs::write(docs.join("gui-phone-hex7.png"), b.screenshot()).unwrap();
+    b.tap("#zoom");
     std::thread::sleep(Duration::from_millis(300));
-    std::fs::write("/tmp/oust-gui-phone.png", b.screenshot()).unwrap();
+    std::fs::write(docs.join("gui-phone-hex7-zoomed.png"), b.screenshot()).unwrap();
 }
 
 /// The server's resident memory (this process, which hosts it), in KB.

@@ -15,6 +15,7 @@ const ui = {
   mistakeAt: null,
   lineTimer: null,
   lineShown: false,
+  zoom: localStorage.getItem("oust-zoom") === "on",
 };
 // For tests and the curious: timings measured on the page.
 window.__oust = { clicks: [], renders: 0, analysisUpdates: [] };
@@ -137,6 +138,7 @@ async function draw(s) {
   $("fault-text").textContent = s.engine.fault ? `The engine stopped working: ${s.engine.fault}` : "";
   drawMoves(s);
   drawAnalysis(s);
+  drawPlayerView(s);
   if (s.console_last !== ui.lastConsole) refreshConsole();
 }
 
@@ -199,7 +201,15 @@ function drawMoves(s) {
     return li;
   }));
   const cur = ol.querySelector(".current");
-  if (cur) cur.scrollIntoView({ block: "nearest" });
+  if (cur) scrollListTo(ol, cur);
+}
+
+// Scrolls the move list, and nothing else, so that `li` shows: scrollIntoView would scroll the page too, and on a
+// phone, where the list is below the board, take the board off the screen at every move.
+function scrollListTo(ol, li) {
+  const box = ol.getBoundingClientRect(), r = li.getBoundingClientRect();
+  if (r.top < box.top) ol.scrollTop -= box.top - r.top;
+  else if (r.bottom > box.bottom) ol.scrollTop += r.bottom - box.bottom;
 }
 
 function pct(w) { return `${(w * 100).toFixed(1)}%`; }
@@ -427,7 +437,7 @@ const actions = {
   "redo-turn": () => post("/api/redo", { unit: "turn" }),
   "swap": () => post("/api/play", { move: "swap" }),
   "resign": () => askResign(),
-  "engine-move": () => post("/api/engine-move"),
+  "engine-move": () => askEngineMove(),
   "stop": () => post("/api/stop"),
   "pause": () => post("/api/pause", { paused: !ui.state.paused }),
   "step": () => post("/api/step"),
@@ -478,12 +488,164 @@ $("console-form").addEventListener("submit", (ev) => {
   $("console-line").value = "";
 });
 $("console").parentElement.addEventListener("toggle", () => refreshConsole());
+
+// The rest of what a player sees, drawn after the board, the move list and the analysis.
+function drawPlayerView(s) {
+  drawTally(s);
+  drawMoveTimes(s);
+  board.renderHint(hintMove(s));
+  $("heat-legend").hidden = !(s.analysis.on && s.analysis.entries);
+  drawEngineMoveButton(s);
+  drawWatch(s);
+  fitBoard();
+}
+
+function drawTally(s) {
+  for (const c of ["black", "white"]) {
+    document.querySelector(`[data-tally="${c}-stones"]`).textContent = s[`stones_${c}`];
+    document.querySelector(`[data-tally="${c}-captured"]`).textContent = s.captures[c];
+  }
+  $("last-turn").textContent = lastTurnText(s.last_turn);
+}
+
+// "White's last turn: D4 captured 3, extra turn · E5 captured 1, extra turn · F6": it stays until the next turn
+// starts, so that an engine's captures and extra turns can be read after it has moved.
+function lastTurnText(t) {
+  if (!t) return "";
+  const parts = t.placements.map((p) => {
+    const where = p.gtp === "swap" ? "swap" : name(p.gtp);
+    return p.captured ? `${where} captured ${p.captured}, extra turn` : where;
+  });
+  if (t.passed) parts.push(parts.length ? "then no legal placement: passed (forced)" : "no legal placement: passed (forced)");
+  if (t.goes_on) parts.push("places again…");
+  return `${cap(t.color)}'s last turn: ${parts.join(" · ")}`;
+}
+
+// The engine's thinking time of each of its turns, after the turn in the move list (the whole text on hover).
+function secondsText(t) { return `${t < 10 ? t.toFixed(1) : Math.round(t)} s`; }
+function drawMoveTimes(s) {
+  const byMoves = new Map(s.turns.filter((t) => t.seconds != null).map((t) => [String(t.moves), t.seconds]));
+  for (const li of $("moves").querySelectorAll("li[data-moves]")) {
+    const t = byMoves.get(li.dataset.moves);
+    let span = li.querySelector(".think");
+    if (t == null) { if (span) { span.remove(); li.removeAttribute("title"); } continue; }
+    if (!span) { span = document.createElement("span"); span.className = "think"; li.append(span); }
+    span.textContent = ` ${secondsText(t)}`;
+    li.title = `the engine thought ${secondsText(t)} for this turn`;
+  }
+}
+
+function hintMove(s) {
+  const h = s.analysis.hint;
+  return h && h.moves === s.moves && h.best && h.best.move ? h.best.move : null;
+}
+
+// Engine move hands the seat of the side to move to the engine: its title says so, and it asks first when a
+// human (or nobody, in a loaded record) held that seat.
+function engineMoveHandsOver(s) {
+  return s.review || s.players[s.to_move] !== "engine";
+}
+function drawEngineMoveButton(s) {
+  const c = cap(s.to_move);
+  document.querySelector('[data-action="engine-move"]').title = engineMoveHandsOver(s)
+    ? `${c} will be played by the engine from now on: it moves at once from this position`
+    : `The engine (${c}) moves now`;
+}
+function askEngineMove() {
+  const s = ui.state;
+  if (!s || !engineMoveHandsOver(s) || s.over) { post("/api/engine-move"); return; }
+  const c = cap(s.to_move);
+  $("engine-text").textContent = `${c} will be played by the engine from now on: it moves at once from this position.`;
+  $("engine-ok").textContent = `Engine plays ${c}`;
+  $("engine-dialog").showModal();
+}
+$("engine-dialog").addEventListener("close", () => {
+  if ($("engine-dialog").returnValue === "ok") post("/api/engine-move");
+  $("engine-dialog").returnValue = "";
+});
+
+// Engine against engine: the pace slider's value, and a paused game says so in its status.
+function paceText(ms) { return ms === 0 ? "no wait" : `${(ms / 1000).toFixed(1)} s`; }
+function drawWatch(s) {
+  $("pace-value").textContent = paceText(Number($("pace").value));
+  const watching = s.players.black === "engine" && s.players.white === "engine";
+  if (watching && s.paused && !s.over) $("status").textContent += " (paused: Resume or Step goes on)";
+}
+$("pace").addEventListener("input", () => { $("pace-value").textContent = paceText(Number($("pace").value)); });
+
+// Phones: the board takes the width; when its cells come out smaller than a fingertip (32 CSS px), Zoom in makes
+// them 40 px, and the board area scrolls sideways (drag it) to reach the rest. The choice is kept.
+const TAP_PX = 32;
+const ZOOM_PX = 40;
+const narrow = window.matchMedia("(max-width: 760px)");
+function fitBoard() {
+  const svg = $("board");
+  const vb = svg.viewBox && svg.viewBox.baseVal;
+  if (!vb || !vb.width) return;
+  const zoomed = narrow.matches && ui.zoom;
+  const area = $("board-area");
+  const was = area.classList.contains("zoomed");
+  area.classList.toggle("zoomed", zoomed);
+  svg.style.width = zoomed ? `${Math.ceil(vb.width * ZOOM_PX)}px` : "";
+  if (zoomed && !was) area.scrollLeft = (area.scrollWidth - area.clientWidth) / 2;
+  const r = svg.getBoundingClientRect();
+  const cell = Math.min(r.width / vb.width, r.height / vb.height);
+  $("zoom").hidden = !narrow.matches || (!zoomed && cell >= TAP_PX);
+  $("zoom").textContent = zoomed ? "Fit the screen" : "Zoom in";
+}
+actions.zoom = () => {
+  ui.zoom = !ui.zoom;
+  localStorage.setItem("oust-zoom", ui.zoom ? "on" : "off");
+  fitBoard();
+};
+narrow.addEventListener("change", fitBoard);
+window.addEventListener("resize", fitBoard);
+
+// The keyboard, as Lichess and Sabaki have it. One table, which the help overlay (`?`) lists: to add a key, add
+// an entry. `keys` are KeyboardEvent.key values, `label` how the overlay writes them, `what` what they do, `run`
+// the action. An entry without `run` is bound elsewhere (← and → in the listener above) and only listed here.
+const shortcuts = [
+  { keys: ["ArrowLeft"], label: "←", what: "back one placement", run: () => post("/api/undo", { unit: "move" }) },
+  { keys: ["ArrowRight"], label: "→", what: "forward one placement", run: () => post("/api/redo", { unit: "move" }) },
+  { keys: ["ArrowUp", "PageUp"], label: "↑ or PgUp", what: "back one turn", run: () => post("/api/undo", { unit: "turn" }) },
+  { keys: ["ArrowDown", "PageDown"], label: "↓ or PgDn", what: "forward one turn", run: () => post("/api/redo", { unit: "turn" }) },
+  { keys: ["Home"], label: "Home", what: "the start of the game", run: () => post("/api/jump", { moves: 0 }) },
+  { keys: ["End"], label: "End", what: "the end of the record (moves taken back included)", run: () => post("/api/jump", { moves: ui.state.total }) },
+  { keys: ["h"], label: "h", what: "hint: the engine's best placement, marked on the board", run: () => post("/api/hint") },
+  { keys: ["a"], label: "a", what: "live analysis on or off", run: () => post("/api/analysis", {}) },
+  { keys: ["n"], label: "n", what: "next mistake (after Analyse game): the position before it, the engine's placement ringed", run: () => gotoMistake(1) },
+  { keys: ["p"], label: "p", what: "previous mistake", run: () => gotoMistake(-1) },
+  { keys: ["?"], label: "?", what: "this list", run: () => toggleHelp() },
+];
+function toggleHelp() {
+  const d = $("help-dialog");
+  if (d.open) { d.close(); return; }
+  $("help-keys").replaceChildren(...shortcuts.map((k) => {
+    const tr = document.createElement("tr");
+    const key = document.createElement("th");
+    key.append(...k.label.split(/( or | \/ )/).map((part) => {
+      if (part === " or " || part === " / ") return document.createTextNode(part);
+      const kbd = document.createElement("kbd");
+      kbd.textContent = part;
+      return kbd;
+    }));
+    const what = document.createElement("td");
+    what.textContent = k.what;
+    tr.append(key, what);
+    return tr;
+  }));
+  d.showModal();
+}
+actions.help = () => toggleHelp();
 document.addEventListener("keydown", (ev) => {
-  if (ev.target.closest("input, textarea, select")) return;
-  if (ev.key === "n" && !ev.ctrlKey && !ev.metaKey && !ev.altKey) { ev.preventDefault(); gotoMistake(1); }
-  if (ev.key === "p" && !ev.ctrlKey && !ev.metaKey && !ev.altKey) { ev.preventDefault(); gotoMistake(-1); }
-  if (ev.key === "ArrowLeft") { ev.preventDefault(); post("/api/undo", { unit: "move" }); }
-  if (ev.key === "ArrowRight") { ev.preventDefault(); post("/api/redo", { unit: "move" }); }
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || !ui.state) return;
+  if (ev.target.closest && ev.target.closest("input:not([type=checkbox]), textarea, select")) return;
+  const open = document.querySelector("dialog[open]");
+  if (open && !(open.id === "help-dialog" && ev.key === "?")) return;
+  const k = shortcuts.find((e) => e.run && e.keys.includes(ev.key));
+  if (!k) return;
+  ev.preventDefault();
+  k.run();
 });
 
 // The new-game dialog.

@@ -27,6 +27,28 @@ function rateColour(w) {
   return `hsl(${h.toFixed(0)}, 85%, 45%)`;
 }
 
+// A win rate (0..1) in percent, with the decimals it takes to tell candidates apart near 0 and 100: "57%",
+// "0.4%", "99.96%". In a decided position every candidate is within a point of 0 or 100, and whole percents
+// would all read the same ("0", "1", "99", "100"). Only a proof reads 0% or 100% exactly; a rate that rounds to
+// them at two decimals reads "<0.01%" or ">99.99%".
+export function percentLabel(w) {
+  const p = Math.max(0, Math.min(1, w)) * 100;
+  if (p === 0 || p === 100) return `${p}%`;
+  const near = Math.min(p, 100 - p);
+  const digits = near >= 1 ? 0 : near >= 0.1 ? 1 : 2;
+  const text = p.toFixed(digits);
+  if (digits === 2 && text === "0.00") return "<0.01%";
+  if (digits === 2 && text === "100.00") return ">99.99%";
+  return `${text}%`;
+}
+
+// The label of a heat-map candidate: its winning chance in percent, or W, L, D when the search proved it a win,
+// a loss or a draw for the side to move (the legend under the analysis says so).
+export function heatLabel(m) {
+  if (m.proof) return { win: "W", loss: "L", draw: "D" }[m.proof] || "?";
+  return percentLabel(m.winrate);
+}
+
 export class Board {
   constructor(svg, onClick, onHover) {
     this.svg = svg;
@@ -71,7 +93,8 @@ export class Board {
       return { t, gtp: l.gtp, ap: l.ap };
     });
     this.lastMark = el("circle", { class: "last-mark", r: 0.12, visibility: "hidden" }, this.gMarks);
-    this.drawn = { stones: "", legal: "", last: null, notation: null, heat: null, pv: null, best: null };
+    this.gHint = el("g", { class: "hint" }, svg);
+    this.drawn = { stones: "", legal: "", last: null, notation: null, heat: null, pv: null, hint: null, best: null };
     this.bestMark = null;
     this.order = layout.cells.map((c) => c.v);
   }
@@ -154,8 +177,11 @@ export class Board {
         class: m.order === 0 ? "heat-dot best" : "heat-dot",
       }, g);
       if ((m.visits || 0) >= 10 || m.proof) {
-        const t = el("text", { x: c.x, y: c.y, class: "heat-text", "text-anchor": "middle", "dominant-baseline": "central" }, g);
-        t.textContent = m.proof ? { win: "W", loss: "L", draw: "D" }[m.proof] || "?" : Math.round(m.winrate * 100);
+        const label = heatLabel(m);
+        // Longer labels ("99.96%") get a smaller font, to stay inside their cell.
+        const size = Math.min(0.3, 0.86 / (0.6 * label.length));
+        const t = el("text", { x: c.x, y: c.y, class: "heat-text", "text-anchor": "middle", "dominant-baseline": "central", style: `font-size: ${size.toFixed(3)}px` }, g);
+        t.textContent = label;
       }
     }
   }
@@ -182,13 +208,25 @@ export class Board {
     const seen = new Set();
     pv.forEach(([colour, v], i) => {
       const c = this.cells.get(v);
-      if (!c || seen.has(v)) return;
+      // A ghost never covers a real stone: a placement of the variation on a cell that holds one now (its stone
+      // captured earlier in the variation) is left out, and the gap in the numbers shows it.
+      if (!c || seen.has(v) || c.g.classList.contains("occupied")) return;
       seen.add(v);
       const black = colour.toLowerCase().startsWith("b");
       el("circle", { cx: c.x, cy: c.y, r: 0.4, class: `ghost ${black ? "black" : "white"}` }, this.gPv);
       const t = el("text", { x: c.x, y: c.y, class: `ghost-num ${black ? "on-black" : "on-white"}`, "text-anchor": "middle", "dominant-baseline": "central" }, this.gPv);
       t.textContent = i + 1;
     });
+  }
+
+  // The hint's cell, ringed on the board (null: none).
+  renderHint(v) {
+    if (v === this.drawn.hint) return;
+    this.drawn.hint = v;
+    while (this.gHint.firstChild) this.gHint.removeChild(this.gHint.firstChild);
+    const c = v && this.cells.get(v);
+    if (!c) return;
+    el("circle", { class: "hint-mark", "data-hint": v, cx: c.x, cy: c.y, r: 0.44 }, this.gHint);
   }
 
   centre(v) {

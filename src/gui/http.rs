@@ -169,15 +169,17 @@ fn get(hub: &Hub, path: &str) -> Response<std::io::Cursor<Vec<u8>>> {
         "/api/levels" => json_response(200, &levels_json()),
         "/api/layout" => json_response(200, &board::layout(s.session.geometry())),
         "/api/console" => json_response(200, &json!({"lines": s.console})),
-        "/api/sgf" => Response::from_string(s.session.sgf(s.analysis.review.as_ref()))
-            .with_header(header("Content-Type", "application/x-go-sgf"))
-            .with_header(header(
-                "Content-Disposition",
-                &format!(
-                    "attachment; filename=\"oust-{}.sgf\"",
-                    s.session.geometry().size_name()
-                ),
-            )),
+        "/api/sgf" => {
+            Response::from_string(s.session.sgf(&s.engine.name, s.analysis.review.as_ref()))
+                .with_header(header("Content-Type", "application/x-go-sgf"))
+                .with_header(header(
+                    "Content-Disposition",
+                    &format!(
+                        "attachment; filename=\"oust-{}.sgf\"",
+                        s.session.geometry().size_name()
+                    ),
+                ))
+        }
         "/api/ap" => match s.session.ap_turns() {
             Ok(text) => Response::from_string(text)
                 .with_header(header("Content-Type", "text/plain; charset=utf-8"))

@@ -2,7 +2,9 @@
 //! colour, and what the page shows about the last move. Every change goes through here, and every refusal is the
 //! rules' own wording.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 
@@ -111,6 +113,47 @@ pub struct Session {
     pub level_counted: bool,
     /// The review a loaded record held (its win rates and lines), for the page to show without analysing again.
     pub loaded_review: Option<Value>,
+    /// How long the engine thought for its moves, in seconds, by their number in the record (moves taken back
+    /// included), with the move, so that a time is shown only for the move it was measured for.
+    thinking: BTreeMap<usize, (Color, Move, f64)>,
+    /// The game's date (SGF `DT`, `YYYY-MM-DD`): the day a new game started, or a loaded record's own.
+    pub date: Option<String>,
+}
+
+/// Today's date in UTC, `YYYY-MM-DD`.
+pub fn today() -> String {
+    let days = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400);
+    civil_date(days as i64)
+}
+
+/// The date `days` days after 1970-01-01, `YYYY-MM-DD` (the proleptic Gregorian calendar, by H. Hinnant's
+/// `civil_from_days`).
+fn civil_date(days: i64) -> String {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+impl Strength {
+    /// The strength in words, as the saved record's comment gives it: "its default strength", "2 s a move",
+    /// "150 playouts a move", "level 3".
+    pub fn describe(self) -> String {
+        match self {
+            Strength::Default => "its default strength".to_string(),
+            Strength::Seconds(s) => format!("{s} s a move"),
+            Strength::Playouts(n) => format!("{n} playouts a move"),
+            Strength::Level(n) => format!("level {n}"),
+        }
+    }
 }
 
 /// A colour's name with a capital, as the status line writes it.
@@ -153,6 +196,8 @@ impl Session {
             seats_swapped: false,
             level_counted: false,
             loaded_review: None,
+            thinking: BTreeMap::new(),
+            date: Some(today()),
         })
     }
 
@@ -251,6 +296,7 @@ impl Session {
             self.redo.pop();
         } else {
             self.redo.clear();
+            self.thinking.split_off(&(self.game.records().len() - 1));
         }
         self.refusal = None;
         self.notice = None;
@@ -416,6 +462,7 @@ impl Session {
                 v["loaded"] = json!(true);
                 v
             });
+            self.date = name_of("DT");
             (game, [name_of("PB"), name_of("PW")])
         } else {
             let board = match self.geometry().shape() {
@@ -432,6 +479,7 @@ impl Session {
             }
             let game = abstract_play::replay(&record).map_err(|e| format!("{name}: {e}"))?;
             let info = abstract_play::sgf_info(&record, &game);
+            self.date = info.date;
             (game, [info.black, info.white])
         };
         self.game = game;
@@ -440,6 +488,7 @@ impl Session {
         self.refusal = None;
         self.source = Some(name.to_string());
         self.names = names;
+        self.thinking.clear();
         self.review = true;
         self.seats_swapped = self.swapped();
         let pos = self.game.position();
@@ -473,9 +522,11 @@ impl Session {
         Ok(())
     }
 
-    /// The record as SGF, with `review` (a finished review of this whole line, as the page gets it) in its nodes:
-    /// each position's win rate and the engine's line ([`review::sgf_properties`]).
-    pub fn sgf(&self, review: Option<&Value>) -> String {
+    /// The record as SGF, `engine` being the engine's name and version: the players (`PB`, `PW`: the record's
+    /// names, else `Human` or the engine's name), the date (`DT`) and, in the root comment, the engine's settings;
+    /// with `review` (a finished review of this whole line, as the page gets it) in its nodes: each position's win
+    /// rate and the engine's line ([`review::sgf_properties`]).
+    pub fn sgf(&self, engine: &str, review: Option<&Value>) -> String {
         let mut game = self.game.clone();
         for &(c, mv) in self.redo.iter().rev() {
             if game.play(c, mv).is_err() {
@@ -485,13 +536,32 @@ impl Session {
         let result = self
             .resigned
             .map(|c| format!("{}+Resign", c.opponent().letter().to_ascii_uppercase()));
+        let engine = if engine.trim().is_empty() {
+            "the engine"
+        } else {
+            engine.trim()
+        };
+        let player = |i: usize| {
+            self.names[i].clone().or_else(|| {
+                Some(match self.players[i] {
+                    Player::Human => "Human".to_string(),
+                    Player::Engine => engine.to_string(),
+                })
+            })
+        };
         sgf::write(
             &game,
             &sgf::GameInfo {
-                black: self.names[0].clone(),
-                white: self.names[1].clone(),
+                black: player(0),
+                white: player(1),
                 result,
-                comment: Some("Played with oust gui".to_string()),
+                comment: Some(format!(
+                    "Played with oust gui. Black: {}; White: {}. Engine: {engine}, {}",
+                    self.players[0].name(),
+                    self.players[1].name(),
+                    self.strength.describe()
+                )),
+                date: self.date.clone(),
                 node_properties: review
                     .filter(|r| {
                         r["rates"].as_array().map(Vec::len) == Some(game.records().len() + 1)
@@ -512,9 +582,63 @@ impl Session {
                             .collect()
                     })
                     .unwrap_or_default(),
-                ..sgf::GameInfo::default()
             },
         )
+    }
+
+    /// Notes that the engine thought `seconds` for the move numbered `index` (from 0) of the record.
+    pub fn record_thinking(&mut self, index: usize, seconds: f64) {
+        if let Some(r) = self.game.records().get(index) {
+            self.thinking.insert(index, (r.color, r.mv, seconds));
+        }
+    }
+
+    /// The stones each colour has captured so far (indexed by [`Color::index`]).
+    fn captures(&self) -> [usize; 2] {
+        let mut taken = [0, 0];
+        for r in self.game.records() {
+            taken[r.color.index()] += r.report.captured;
+        }
+        taken
+    }
+
+    /// The last turn of the record up to the position shown: its colour, its placements with the stones each one
+    /// captured, whether it ended in a forced pass, and whether it goes on (an extra turn to come). `null` at the
+    /// start.
+    fn last_turn(&self) -> Value {
+        let records = self.game.records();
+        let Some(last) = records.last() else {
+            return Value::Null;
+        };
+        // Every placement of a turn but its last captured and gave an extra turn; a forced pass may end it.
+        let mut first = records.len() - 1;
+        while first > 0 {
+            let r = &records[first - 1];
+            if r.color != last.color || !r.report.extra_turn || r.mv == Move::Pass {
+                break;
+            }
+            first -= 1;
+        }
+        let geo = self.geometry();
+        let placements: Vec<Value> = records[first..]
+            .iter()
+            .filter_map(|r| match r.mv {
+                Move::Place(p) => Some(json!({
+                    "gtp": geo.name(p),
+                    "ap": cell_name(geo, p),
+                    "captured": r.report.captured,
+                })),
+                Move::Swap => Some(json!({"gtp": "swap", "ap": "swap", "captured": 0})),
+                Move::Pass => None,
+            })
+            .collect();
+        let pos = self.game.position();
+        json!({
+            "color": last.color.name(),
+            "placements": placements,
+            "passed": last.mv == Move::Pass,
+            "goes_on": !self.over() && pos.to_move() == last.color && pos.extra_turn(),
+        })
     }
 
     /// The record as an Abstract Play turn list, one turn a line.
@@ -554,6 +678,11 @@ impl Session {
         let mut turns: Vec<Value> = Vec::new();
         let mut open = false;
         for (i, &(color, mv, extra)) in all.iter().enumerate() {
+            let thought = self
+                .thinking
+                .get(&i)
+                .filter(|&&(c, m, _)| (c, m) == (color, mv))
+                .map(|&(_, _, t)| t);
             let (gtp, ap) = match mv {
                 Move::Place(p) => (geo.name(p), cell_name(geo, p)),
                 other => {
@@ -574,8 +703,16 @@ impl Session {
                 push("gtp", &gtp, last);
                 push("ap", &ap, last);
                 last["moves"] = json!(i + 1);
+                if let Some(t) = thought {
+                    last["seconds"] = json!(last["seconds"].as_f64().unwrap_or(0.0) + t);
+                }
             } else {
                 turns.push(json!({"color": color.name(), "gtp": gtp, "ap": ap, "moves": i + 1}));
+                if let Some(t) = thought
+                    && let Some(last) = turns.last_mut()
+                {
+                    last["seconds"] = json!(t);
+                }
             }
             open = extra && mv != Move::Pass;
         }
@@ -629,6 +766,7 @@ impl Session {
                 removed(g.position(), &after)
             }
         };
+        let taken = self.captures();
         json!({
             "board": geo.size_name(),
             "stones": stones,
@@ -648,6 +786,8 @@ impl Session {
             "swap": !self.over() && pos.swap_available(),
             "stones_black": pos.stone_count(Color::Black),
             "stones_white": pos.stone_count(Color::White),
+            "captures": {"black": taken[0], "white": taken[1]},
+            "last_turn": self.last_turn(),
             "refusal": self.refusal,
             "notice": self.notice,
             "source": self.source,
@@ -755,6 +895,19 @@ mod tests {
             s.play_text("Q").unwrap_err(),
             "syntax error: expected a vertex such as D4, or pass, got 'Q'"
         );
+    }
+
+    #[test]
+    fn dates_from_days_since_1970() {
+        assert_eq!(civil_date(0), "1970-01-01");
+        assert_eq!(civil_date(59), "1970-03-01");
+        assert_eq!(civil_date(10_957), "2000-01-01");
+        assert_eq!(civil_date(11_016), "2000-02-29");
+        assert_eq!(civil_date(19_782), "2024-02-29");
+        assert_eq!(civil_date(19_783), "2024-03-01");
+        assert_eq!(civil_date(20_818), "2026-12-31");
+        assert_eq!(civil_date(20_819), "2027-01-01");
+        assert_eq!(today().len(), 10);
     }
 
     #[test]

@@ -583,12 +583,13 @@ impl Worker {
             let s = self.hub.lock();
             s.session.game.position().to_move()
         };
+        let asked = Instant::now();
         self.set_busy("thinking");
         if self.cancellable {
             // Stop makes it answer at once with its best move so far, which is played as any other.
             let line = format!("{CANCELLABLE_GENMOVE} {}", to_move.letter());
             let reply = self.send_cancellable(&line, Self::move_limit(target.strength))?;
-            return self.engine_answer(target, to_move, &line, &reply);
+            return self.engine_answer(target, to_move, &line, &reply, asked);
         }
         let line = format!("genmove {}", to_move.letter());
         let reply = match self.send(&line, Self::move_limit(target.strength)) {
@@ -621,19 +622,21 @@ impl Worker {
             }
             other => other?,
         };
-        self.engine_answer(target, to_move, &line, &reply)
+        self.engine_answer(target, to_move, &line, &reply, asked)
     }
 
-    /// Plays the engine's answer `reply` to `line`, its move for `to_move` in `target`, unless the game changed
-    /// meanwhile.
+    /// Plays the engine's answer `reply` to `line`, its move for `to_move` in `target` asked for at `asked`, unless
+    /// the game changed meanwhile.
     fn engine_answer(
         &mut self,
         target: &Target,
         to_move: Color,
         line: &str,
         reply: &Reply,
+        asked: Instant,
     ) -> Result<(), String> {
         self.last_move = Instant::now();
+        let thought = asked.elapsed().as_secs_f64();
         self.set_busy("");
         // A Stop clicked after the answer came, before the engine was no longer shown as thinking, is forgotten:
         // none can come now, and a stale one would interrupt the next command.
@@ -698,9 +701,12 @@ impl Worker {
         // The engine has played it, whatever happens to it here.
         self.known.moves.push((to_move, mv));
         if target_of(&s).moves == target.moves {
-            if let Err(e) = s.session.play(mv) {
-                s.session.refusal = Some(format!("the engine played {token}: {e}"));
-                s.stopped = true;
+            match s.session.play(mv) {
+                Ok(()) => s.session.record_thinking(target.moves.len(), thought),
+                Err(e) => {
+                    s.session.refusal = Some(format!("the engine played {token}: {e}"));
+                    s.stopped = true;
+                }
             }
             s.changed();
         }

@@ -219,6 +219,34 @@ impl Browser {
         self.call("POST", &self.s(&format!("/element/{e}/click")), None);
     }
 
+    /// Taps the element matching `css` with a finger (WebDriver's touch pointer), in the middle of it, after
+    /// scrolling it into view as a user pans to it.
+    pub fn tap(&self, css: &str) {
+        let e = self.find(css);
+        self.js(
+            "document.querySelector(arguments[0]).scrollIntoView({block: 'center', inline: 'center'});",
+            json!([css]),
+        );
+        let mut origin = serde_json::Map::new();
+        origin.insert(ELEMENT_KEY.to_string(), json!(e));
+        let finger = json!({
+            "type": "pointer",
+            "id": "finger",
+            "parameters": {"pointerType": "touch"},
+            "actions": [
+                {"type": "pointerMove", "duration": 0, "origin": Value::Object(origin), "x": 0, "y": 0},
+                {"type": "pointerDown", "button": 0},
+                {"type": "pointerUp", "button": 0},
+            ],
+        });
+        self.call(
+            "POST",
+            &self.s("/actions"),
+            Some(json!({"actions": [finger]})),
+        );
+        self.call("DELETE", &self.s("/actions"), None);
+    }
+
     /// Types `text` into the element matching `css` (for a file input: a path).
     pub fn type_into(&self, css: &str, text: &str) {
         let e = self.find(css);
