@@ -3141,24 +3141,31 @@ fn screenshots() {
     std::fs::write(docs.join("gui-hex7-analysis.png"), b.screenshot()).unwrap();
     drop(b);
     drop(gui);
-    // A review of a hex-7 game with its mistakes marked, at the position before the second mistake, the engine's
+    // A review of a hex-7 game with its mistakes marked: level 3 against level 5 (docs/levels.md), the record with
+    // its review loaded, at the position before Black's decisive blunder (placement 48, turn 35), the engine's
     // placement ringed and its line played out.
-    let (gui, r) = reviewed_game(Shape::Hex { side: 7 }, 40, 1000);
-    let b = Browser::start(1280, 900);
+    let gui = start(Shape::Hex { side: 7 }, [Player::Human, Player::Human]);
+    let record = std::fs::read_to_string(docs.join("level3-level5-hex7.sgf")).unwrap();
+    let (status, s) = post(
+        &gui,
+        "api/load",
+        json!({"name": "level3-level5-hex7.sgf", "text": record}),
+    );
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["analysis"]["review"]["loaded"], true);
+    post(&gui, "api/jump", json!({"moves": 46}));
+    let b = Browser::start(1280, 1000);
     b.go(&gui.url());
     wait_drawn(&b, &gui);
-    post(&gui, "api/jump", json!({"moves": 0}));
-    let mistakes = r["placements"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|p| matches!(p["class"].as_str(), Some("mistake" | "blunder")))
-        .count();
-    for _ in 0..mistakes.min(2) {
-        b.click("[data-action=next-mistake]");
-        std::thread::sleep(Duration::from_millis(400));
-    }
+    b.click("[data-action=next-mistake]");
+    wait_state(&gui, Duration::from_secs(10), "the blunder", |s| {
+        s["moves"] == 47
+    });
     b.click("#play-line");
+    b.js(
+        "document.getElementById('mistake-text').scrollIntoView({block: 'end'});",
+        json!([]),
+    );
     std::thread::sleep(Duration::from_millis(2500));
     std::fs::write(docs.join("gui-review.png"), b.screenshot()).unwrap();
     drop(b);
