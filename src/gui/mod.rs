@@ -109,6 +109,24 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
+    /// The shared state of a server that starts with `session`.
+    pub fn new(session: Session) -> Shared {
+        Shared {
+            session,
+            version: 1,
+            engine: EngineState::default(),
+            analysis: Analysis::default(),
+            requests: VecDeque::new(),
+            console: VecDeque::new(),
+            console_count: 0,
+            paused: false,
+            step: false,
+            pace_ms: 500,
+            stopped: false,
+            level_results: Vec::new(),
+        }
+    }
+
     /// Marks a change for the page.
     pub fn changed(&mut self) {
         self.version += 1;
@@ -262,20 +280,7 @@ impl Gui {
             .map_err(|e| format!("cannot read the listening address: {e}"))?
             .port();
         let hub = Arc::new(Hub {
-            shared: Mutex::new(Shared {
-                session,
-                version: 1,
-                engine: EngineState::default(),
-                analysis: Analysis::default(),
-                requests: VecDeque::new(),
-                console: VecDeque::new(),
-                console_count: 0,
-                paused: false,
-                step: false,
-                pace_ms: 500,
-                stopped: false,
-                level_results: Vec::new(),
-            }),
+            shared: Mutex::new(Shared::new(session)),
             wake: Condvar::new(),
             quit: AtomicBool::new(false),
             interrupt: AtomicBool::new(false),
@@ -364,20 +369,7 @@ mod tests {
             ..NewGame::default()
         })
         .unwrap();
-        Shared {
-            session,
-            version: 1,
-            engine: EngineState::default(),
-            analysis: Analysis::default(),
-            requests: VecDeque::new(),
-            console: VecDeque::new(),
-            console_count: 0,
-            paused: false,
-            step: false,
-            pace_ms: 500,
-            stopped: false,
-            level_results: Vec::new(),
-        }
+        Shared::new(session)
     }
 
     /// The page's report after `results` (the last one being the game on the board).

@@ -203,24 +203,7 @@ impl Worker {
         };
         self.hub.lock().console(">", line);
         let result = p.command(line, limit, &self.hub.interrupt);
-        let mut s = self.hub.lock();
-        match result {
-            Ok(reply) => {
-                s.console(if reply.ok { "=" } else { "?" }, &reply.text);
-                s.changed();
-                drop(s);
-                self.hub.notify();
-                Ok(reply)
-            }
-            Err(f) => {
-                let text = describe(p, line, &f);
-                s.console("!", &text);
-                s.changed();
-                drop(s);
-                self.hub.notify();
-                Err(text)
-            }
-        }
+        logged(&self.hub, p, line, result)
     }
 
     /// Sends `line`, an `oust-genmove_cancellable`, and waits at most `limit` for its response, as
@@ -254,28 +237,12 @@ impl Worker {
                 }
             })
         });
-        let mut s = self.hub.lock();
-        match result {
-            Ok((ok, text)) => {
-                s.console(if ok { "=" } else { "?" }, &text);
-                s.changed();
-                drop(s);
-                self.hub.notify();
-                Ok(Reply {
-                    ok,
-                    text,
-                    elapsed: start.elapsed(),
-                })
-            }
-            Err(f) => {
-                let text = describe(p, line, &f);
-                s.console("!", &text);
-                s.changed();
-                drop(s);
-                self.hub.notify();
-                Err(text)
-            }
-        }
+        let result = result.map(|(ok, text)| Reply {
+            ok,
+            text,
+            elapsed: start.elapsed(),
+        });
+        logged(&self.hub, p, line, result)
     }
 
     /// Sends a command that must succeed and returns its text.
@@ -984,6 +951,32 @@ impl Worker {
         self.set_busy("");
         Ok(())
     }
+}
+
+/// Logs the engine's answer to `line` in the console (its response, or why it failed: the engine is then out of
+/// action until a restart), tells the page, and gives the reply or the failure's words.
+fn logged(
+    hub: &Hub,
+    p: &EngineProcess,
+    line: &str,
+    result: Result<Reply, Failure>,
+) -> Result<Reply, String> {
+    let mut s = hub.lock();
+    let out = match result {
+        Ok(reply) => {
+            s.console(if reply.ok { "=" } else { "?" }, &reply.text);
+            Ok(reply)
+        }
+        Err(f) => {
+            let text = describe(p, line, &f);
+            s.console("!", &text);
+            Err(text)
+        }
+    };
+    s.changed();
+    drop(s);
+    hub.notify();
+    out
 }
 
 /// Black's winning chance from the `TEXT` line of `oust-heatmap`: `... black to move, best C5 (56.8%)`.
