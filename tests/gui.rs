@@ -2434,6 +2434,19 @@ fn browser_new_game_dialog_and_a_phone_sized_window() {
     );
 }
 
+/// `n` with a comma between thousands, as the page writes an Elo: 1,420.
+fn thousands(n: i32) -> String {
+    let digits = n.abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if n < 0 { format!("-{out}") } else { out }
+}
+
 #[test]
 fn browser_levels_in_the_new_game_dialog_with_their_elo_and_the_next_level_after_two_losses() {
     use oust::gtp::levels::LEVEL_ELO;
@@ -2462,7 +2475,7 @@ fn browser_levels_in_the_new_game_dialog_with_their_elo_and_the_next_level_after
         option(3),
         json!(format!(
             "Level 3: about {} Elo above random",
-            LEVEL_ELO[2].hex7
+            thousands(LEVEL_ELO[2].hex7)
         ))
     );
     set("new-kind", "square");
@@ -2471,7 +2484,7 @@ fn browser_levels_in_the_new_game_dialog_with_their_elo_and_the_next_level_after
         option(3),
         json!(format!(
             "Level 3: about {} Elo above random",
-            LEVEL_ELO[2].square9
+            thousands(LEVEL_ELO[2].square9)
         ))
     );
     set("new-strength", "level:3");
@@ -2512,7 +2525,7 @@ fn browser_levels_in_the_new_game_dialog_with_their_elo_and_the_next_level_after
         b.text("#next-level"),
         format!(
             "Play level 2 (about {} Elo above random)",
-            LEVEL_ELO[1].square9
+            thousands(LEVEL_ELO[1].square9)
         )
     );
     b.click("#next-level");

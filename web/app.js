@@ -161,7 +161,7 @@ function levelElo(n, boardName) {
   const l = ui.levels && ui.levels.levels.find((x) => x.level === Number(n));
   if (!l) return "";
   const elo = /^hex/.test(boardName) ? l.elo.hex : l.elo.square;
-  return ` (about ${elo} Elo above random)`;
+  return ` (about ${elo.toLocaleString("en-US")} Elo above random)`;
 }
 
 function drawMoves(s) {
