@@ -34,6 +34,7 @@ fn the_level_parameter_sets_a_level_refuses_bad_ones_and_is_left_by_a_change() {
          oust-get-param level\n\
          oust-get-param playouts\n\
          oust-get-param threads\n\
+         oust-get-param evaluator\n\
          oust-set-param level 0\n\
          oust-set-param level 11\n\
          oust-set-param level x\n\
@@ -45,16 +46,17 @@ fn the_level_parameter_sets_a_level_refuses_bad_ones_and_is_left_by_a_change() {
          oust-set-param level MAX\n\
          oust-get-param level\n\
          oust-get-param playouts\n\
-         oust-get-param temperature\n",
+         oust-get-param temperature\n\
+         oust-get-param evaluator\n",
     );
     let range = "expected a level from 1 to 10, or max for full strength";
     let expected = format!(
-        "= max\n\n=\n\n= 5\n\n= {playouts}\n\n= 1\n\n\
+        "= max\n\n=\n\n= 5\n\n= {playouts}\n\n= 1\n\n= playouts\n\n\
          ? syntax error: level: {range}, got '0'\n\n\
          ? syntax error: level: {range}, got '11'\n\n\
          ? syntax error: level: {range}, got 'x'\n\n\
          ? syntax error: oust-set-param takes 2 arguments (NAME VALUE), got 1\n\n\
-         = 5\n\n= {playouts}\n\n=\n\n= none\n\n=\n\n= max\n\n= 0\n\n= 0\n\n",
+         = 5\n\n= {playouts}\n\n=\n\n= none\n\n=\n\n= max\n\n= 0\n\n= 0\n\n= auto\n\n",
         playouts = five.playouts
     );
     assert_eq!(out, expected);

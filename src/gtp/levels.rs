@@ -5,8 +5,6 @@
 
 use crate::search::PlayerKind;
 
-use super::state::Settings;
-
 /// What one level fixes beyond the defaults.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LevelSpec {
@@ -160,33 +158,4 @@ impl Level {
             Level::Full => None,
         }
     }
-}
-
-/// Puts every setting of [`LEVEL_FIXES`] at the default, then at what `level` fixes.
-pub fn apply(settings: &mut Settings, level: Level) {
-    let d = Settings::default();
-    settings.player = d.player;
-    settings.playouts = d.playouts;
-    settings.time_per_move = d.time_per_move;
-    settings.threads = d.threads;
-    settings.temperature = d.temperature;
-    settings.solver_share = d.solver_share;
-    settings.cpuct = d.cpuct;
-    settings.fpu_reduction = d.fpu_reduction;
-    settings.config = d.config;
-    settings.priors = d.priors;
-    settings.learned = d.learned;
-    settings.weights = d.weights;
-    settings.evaluator = d.evaluator;
-    settings.lambda = d.lambda;
-    settings.nets = d.nets;
-    settings.net_names = d.net_names;
-    if let Some(spec) = level.spec() {
-        settings.player = spec.player;
-        settings.playouts = spec.playouts;
-        settings.threads = 1;
-        settings.temperature = spec.temperature;
-        settings.solver_share = spec.solver_share;
-    }
-    settings.level = Some(level);
 }

@@ -9,7 +9,7 @@ use crate::search::learned::Model;
 
 use crate::net::{self, Family, Net};
 
-use super::levels::{self, LEVEL_FIXES, Level};
+use super::levels::{LEVEL_FIXES, Level};
 use super::state::{BUILT_IN_WEIGHTS, Engine, EvaluatorChoice, PriorChoice};
 
 /// One parameter.
@@ -317,7 +317,7 @@ pub static PARAMS: &[ParamSpec] = &[
         |e| e.settings.level.map_or("none".to_string(), Level::name),
         |e, v| {
             let level = Level::parse(v)?;
-            levels::apply(&mut e.settings, level)
+            e.settings.set_level(level)
         }
     ),
 ];

@@ -135,6 +135,40 @@ pub struct Settings {
     pub level: Option<Level>,
 }
 
+impl Settings {
+    /// Puts every setting a level fixes ([`super::levels::LEVEL_FIXES`]) at the default, then at what `level`
+    /// fixes. A numbered level evaluates with playouts whatever the default evaluator is, so that it stays the
+    /// opponent its calibration measured.
+    pub fn set_level(&mut self, level: Level) {
+        let d = Settings::default();
+        self.player = d.player;
+        self.playouts = d.playouts;
+        self.time_per_move = d.time_per_move;
+        self.threads = d.threads;
+        self.temperature = d.temperature;
+        self.solver_share = d.solver_share;
+        self.cpuct = d.cpuct;
+        self.fpu_reduction = d.fpu_reduction;
+        self.config = d.config;
+        self.priors = d.priors;
+        self.learned = d.learned;
+        self.weights = d.weights;
+        self.evaluator = d.evaluator;
+        self.lambda = d.lambda;
+        self.nets = d.nets;
+        self.net_names = d.net_names;
+        if let Some(spec) = level.spec() {
+            self.player = spec.player;
+            self.playouts = spec.playouts;
+            self.threads = 1;
+            self.temperature = spec.temperature;
+            self.solver_share = spec.solver_share;
+            self.evaluator = EvaluatorChoice::Playouts;
+        }
+        self.level = Some(level);
+    }
+}
+
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
