@@ -28,7 +28,7 @@ pub const FULL_STRENGTH: &str = "max";
 /// KaTrain's weakest calibrated players play from the policy; the others search a fixed number of playouts and
 /// draw their move from the root's visits at a temperature that falls as the level rises, so that a weaker level
 /// prefers the moves a stronger one would consider, only less surely. Level 10 is the defaults at about the
-/// playouts one core makes in a second. The table was tuned by short screens (docs/results.md, preliminary).
+/// playouts one core makes in a second. The table was tuned by short screens and one calibration (docs/results.md).
 pub const LEVELS: [LevelSpec; MAX_LEVEL as usize] = [
     level(PlayerKind::Policy, 0, 1.0, 0.0),
     level(PlayerKind::Policy, 0, 0.7, 0.0),
@@ -55,16 +55,16 @@ pub struct LevelElo {
 /// The measured Elo of levels 1 to [`MAX_LEVEL`] (docs/results.md, "Strength levels": the command, seeds and
 /// games that measured them). `oust gui` offers the levels with these numbers.
 pub const LEVEL_ELO: [LevelElo; MAX_LEVEL as usize] = [
-    elo(1020, 690),
-    elo(1200, 860),
-    elo(1400, 950),
-    elo(1500, 940),
-    elo(1650, 1040),
-    elo(1800, 1170),
-    elo(2000, 1300),
-    elo(2100, 1450),
-    elo(2200, 1550),
-    elo(2300, 1650),
+    elo(1420, 1370),
+    elo(1580, 1510),
+    elo(1750, 1660),
+    elo(1910, 1790),
+    elo(2040, 1940),
+    elo(2180, 2130),
+    elo(2260, 2300),
+    elo(2380, 2500),
+    elo(2590, 2900),
+    elo(2750, 3090),
 ];
 
 const fn elo(hex7: i32, square9: i32) -> LevelElo {
