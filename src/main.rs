@@ -112,6 +112,13 @@ enum Command {
     /// the visit shares, the value to the results; one game in ten is held out. A checkpoint after every epoch
     /// (FILE.checkpoint) lets an interrupted run go on when the same command is run again
     TrainNet(netfit::TrainNetArgs),
+    /// Measure the network and the priors on exactly solved positions
+    ///
+    /// Sample positions from uniformly random games on a small board (at most 20 points), solve each with every
+    /// legal placement's value, and report how often the network's, the learned priors' and the handmade priors'
+    /// favourite placement wins a won position (beside a random placement's chance), and the log loss, Brier
+    /// score and share right of the network's value and of a playout estimate against the exact results
+    Knowledge(learn::KnowledgeArgs),
 }
 
 fn main() -> ExitCode {
@@ -128,6 +135,7 @@ fn main() -> ExitCode {
         Command::Selfplay(_) => "selfplay",
         Command::Train(_) => "train",
         Command::TrainNet(_) => "train-net",
+        Command::Knowledge(_) => "knowledge",
     });
     cli::init_logging(subcommand);
     let (name, outcome) = match &cli.command {
@@ -142,6 +150,7 @@ fn main() -> ExitCode {
         Some(Command::Selfplay(args)) => (Some("selfplay"), learn::selfplay(args)),
         Some(Command::Train(args)) => (Some("train"), learn::train(args)),
         Some(Command::TrainNet(args)) => (Some("train-net"), netfit::run(args)),
+        Some(Command::Knowledge(args)) => (Some("knowledge"), learn::knowledge(args)),
         None => (None, serve::run(&cli.engine)),
     };
     outcome.unwrap_or_else(|UsageError(message)| usage_error(name, &message))

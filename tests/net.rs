@@ -310,3 +310,111 @@ fn the_shipped_networks_evaluate_every_board_of_their_family() {
         assert!((0.0..=1.0).contains(&e.value), "{shape}");
     }
 }
+
+/// The policy block of `oust knowledge`'s report: each policy's line.
+fn policy_lines(report: &str) -> Vec<String> {
+    report
+        .lines()
+        .skip_while(|l| !l.starts_with("policy "))
+        .skip(1)
+        .take_while(|l| !l.starts_with("value "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `oust knowledge` samples positions of random games on a small board, solves each exactly, and scores the
+/// policies' favourite placements and the values against the exact results: the network's and the learned
+/// priors' favourites win far more won positions than a random placement does, the same positions whatever the
+/// playouts, and a board too large to solve or a network of the other family is refused.
+#[test]
+fn knowledge_scores_the_policies_and_values_on_exactly_solved_positions() {
+    let (code, out, err) = run(&[
+        "knowledge",
+        "--size",
+        "4x4",
+        "--positions",
+        "300",
+        "--seed",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with(
+            "300 positions on 4x4 (264 won and 36 lost for the side to move; 0 drawn left out), seed 2, "
+        ),
+        "{out}"
+    );
+    assert_eq!(
+        policy_lines(&out),
+        [
+            "network                96.2%  (254.0 of 264)",
+            "learned priors         95.8%  (253.0 of 264)",
+            "handmade priors        76.5%  (202.0 of 264)",
+            "a random placement     38.4%  (101.3 of 264)",
+        ],
+        "{out}"
+    );
+    let values: Vec<Vec<&str>> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("value "))
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(values.len(), 3, "{out}");
+    assert_eq!(values[0][..4], ["network", "0.2985", "0.0831", "93.3%"]);
+    assert_eq!(
+        values[1][..5],
+        ["16", "playouts", "0.5965", "0.2042", "63.0%"]
+    );
+    assert_eq!(
+        values[2][..6],
+        ["the", "share", "won", "0.3669", "0.1056", "88.0%"]
+    );
+    // More playouts change their own line only.
+    let (code, more, err) = run(&[
+        "knowledge",
+        "--size",
+        "4x4",
+        "--positions",
+        "300",
+        "--seed",
+        "2",
+        "--playouts",
+        "48",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(policy_lines(&more), policy_lines(&out));
+    assert!(more.contains("\n48 playouts "), "{more}");
+    assert!(
+        more.contains("\nnetwork                0.2985  0.0831   93.3%"),
+        "{more}"
+    );
+
+    let dir = TempDir::new("knowledge");
+    let square = dir.path().join("square.net");
+    std::fs::write(&square, oust::net::BUILT_IN_SQUARE).unwrap();
+    let square = square.display().to_string();
+    for (args, message) in [
+        (
+            vec!["knowledge", "--size", "5x5"],
+            "error: 5x5: 25 points; the knowledge measures solve every position exactly, on boards of at most 20",
+        ),
+        (
+            vec!["knowledge", "--size", "hex3", "--net", &square],
+            "not a network for hex boards, the family of hex3",
+        ),
+        (
+            vec!["knowledge", "--size", "4x4", "--net", "missing.net"],
+            "--net missing.net: No such file or directory",
+        ),
+        (
+            vec!["knowledge", "--size", "4x4", "--positions", "0"],
+            "--positions",
+        ),
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains(message), "{args:?}: {err}");
+    }
+}

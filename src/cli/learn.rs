@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use clap::Args;
 use oust::learn::data::{self, GameData};
+use oust::learn::knowledge;
 use oust::learn::selfplay::{SelfplayConfig, play_game};
 use oust::learn::train::{self, Dataset, Fit, TrainConfig};
 use oust::net::{self, Family, Net};
@@ -392,6 +393,95 @@ pub fn train(args: &TrainArgs) -> Outcome {
         &train::evaluate_model(&model, &test_set),
     ));
     text.push_str(&format!("weights written to {}\n", args.out.display()));
+    print_out(&text);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The options of `oust knowledge`.
+#[derive(Args, Debug)]
+pub struct KnowledgeArgs {
+    /// The board: at most 20 points, as every position is solved exactly (4x4, 4x5 and hex3 are the usual ones)
+    #[arg(long, value_name = "N|WxH|hexS", value_parser = parse_size)]
+    pub size: Shape,
+    /// Positions to sample, one from each uniformly random game
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub positions: u64,
+    /// Random playouts a position for the playout estimate of its value
+    #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub playouts: u64,
+    /// Seed of the random games and the playouts
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// A network file of the board's family instead of the built-in one
+    #[arg(long, value_name = "FILE")]
+    pub net: Option<PathBuf>,
+    /// Weights file of the learned priors (the built-in ones by default)
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+}
+
+/// `oust knowledge`: the policies and values measured on exactly solved positions.
+pub fn knowledge(args: &KnowledgeArgs) -> Outcome {
+    let family = Family::of(args.size);
+    let nets = nets_from(args.net.as_slice()).map_err(UsageError)?;
+    if let Some(path) = &args.net
+        && Arc::ptr_eq(&nets[family as usize], &net::built_in(family))
+    {
+        return Err(UsageError(format!(
+            "--net {}: not a network for {} boards, the family of {}",
+            path.display(),
+            family.name(),
+            args.size
+        )));
+    }
+    let Priors::Learned(model) =
+        priors_from("learned", args.weights.as_deref()).map_err(UsageError)?
+    else {
+        unreachable!("learned priors asked for")
+    };
+    let options = knowledge::Options {
+        shape: args.size,
+        positions: args.positions as usize,
+        seed: args.seed,
+        net: nets[family as usize].clone(),
+        model,
+        playouts: args.playouts as usize,
+    };
+    let start = Instant::now();
+    let report = knowledge::measure(&options).map_err(UsageError)?;
+    let mut text = format!(
+        "{} positions on {} ({} won and {} lost for the side to move; {} drawn left out), seed {}, {:.1} s\n",
+        report.positions,
+        args.size,
+        report.won,
+        report.positions - report.won,
+        report.drawn,
+        args.seed,
+        start.elapsed().as_secs_f64()
+    );
+    text.push_str("policy               its favourite placement wins, of the won positions\n");
+    for p in &report.policies {
+        text.push_str(&format!(
+            "{:<20} {:>6.1}%  ({:.1} of {})\n",
+            p.name,
+            100.0 * p.top_wins / report.won.max(1) as f64,
+            p.top_wins,
+            report.won
+        ));
+    }
+    text.push_str(
+        "value                log loss  Brier   right, of all the positions  time a position\n",
+    );
+    for v in &report.values {
+        text.push_str(&format!(
+            "{:<20} {:>8.4}  {:.4}  {:>5.1}%                        {:>6.1} us\n",
+            v.name,
+            v.log_loss,
+            v.brier,
+            100.0 * v.accuracy,
+            1e6 * v.seconds / report.positions.max(1) as f64
+        ));
+    }
     print_out(&text);
     Ok(ExitCode::SUCCESS)
 }

@@ -3,6 +3,7 @@
 //! ([`crate::search::learned`]), which uses them; this layer sits above the search and plays it.
 
 pub mod data;
+pub mod knowledge;
 pub mod netfit;
 pub mod selfplay;
 pub mod train;
