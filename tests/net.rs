@@ -418,3 +418,89 @@ fn knowledge_scores_the_policies_and_values_on_exactly_solved_positions() {
         assert!(err.contains(message), "{args:?}: {err}");
     }
 }
+
+/// `oust knowledge --data` measures on the held-out games of self-play data (those `oust train-net` holds out with
+/// the same seed): each policy's favourite against the most visited placement and a reference search's best, and
+/// the values against the games' results; the same data and seed give the same report, and data it cannot use is
+/// refused with the reason.
+#[test]
+fn knowledge_on_self_play_data_measures_its_held_out_games() {
+    let dir = TempDir::new("knowledge-data");
+    let data = tiny_data(&dir);
+    let args = [
+        "knowledge",
+        "--data",
+        &data,
+        "--positions",
+        "40",
+        "--search-playouts",
+        "300",
+    ];
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let without_times = |report: &str| -> Vec<String> {
+        report
+            .lines()
+            .filter(|l| !l.ends_with(" s"))
+            .map(|l| match l.strip_suffix(" us") {
+                Some(timed) => timed.rsplit_once("  ").map_or(l, |x| x.0).to_string(),
+                None => l.to_string(),
+            })
+            .collect()
+    };
+    let lines = without_times(&out);
+    assert_eq!(
+        lines[..5],
+        [
+            "20 positions of 3 held-out games on 5x5 (seed 1)",
+            "policy               its favourite is the most visited  is the 300-playout search's best",
+            "network                45.0%    65.0%",
+            "learned priors         45.0%    60.0%",
+            "handmade priors        30.0%    35.0%",
+        ],
+        "{out}"
+    );
+    assert!(
+        out.contains("\nnetwork                0.3659  0.1183   85.0%"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\nthe share won          0.6474  0.2275   65.0%"),
+        "{out}"
+    );
+    let (_, again, _) = run(&args);
+    assert_eq!(without_times(&again), lines);
+    // Without the reference search, one column.
+    let (code, out, err) = run(&[
+        "knowledge",
+        "--data",
+        &data,
+        "--positions",
+        "40",
+        "--search-playouts",
+        "0",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\npolicy               its favourite is the most visited\nnetwork                45.0%\n"), "{out}");
+
+    let bad = dir.file("bad.txt", "garbage\n");
+    for (args, message) in [
+        (
+            vec!["knowledge", "--data", &bad],
+            format!("{bad}: line 1: not a position line"),
+        ),
+        (
+            vec!["knowledge", "--data", &data, "--size", "7"],
+            "the data has no held-out position on 7x7 of a game with a result".to_string(),
+        ),
+        (
+            vec!["knowledge"],
+            "give --size, a board to solve positions on, or --data".to_string(),
+        ),
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains(&message), "{args:?}: {err}");
+    }
+}

@@ -400,47 +400,60 @@ pub fn train(args: &TrainArgs) -> Outcome {
 /// The options of `oust knowledge`.
 #[derive(Args, Debug)]
 pub struct KnowledgeArgs {
-    /// The board: at most 20 points, as every position is solved exactly (4x4, 4x5 and hex3 are the usual ones)
+    /// The board to sample and solve positions on: at most 20 points (4x4, 4x5 and hex3 are the usual ones). With
+    /// --data, only the data's positions on this board
     #[arg(long, value_name = "N|WxH|hexS", value_parser = parse_size)]
-    pub size: Shape,
-    /// Positions to sample, one from each uniformly random game
+    pub size: Option<Shape>,
+    /// Self-play data files (`oust selfplay --out`): measure on their held-out games instead of solved positions
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub data: Vec<PathBuf>,
+    /// Positions to sample, one from each uniformly random game; with --data, at most this many a board, spread
+    /// evenly over its held-out games
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub positions: u64,
     /// Random playouts a position for the playout estimate of its value
     #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub playouts: u64,
-    /// Seed of the random games and the playouts
+    /// With --data: playouts of the reference search (the engine's, with the learned priors, one thread) whose
+    /// best move each policy's favourite is compared with; 0 for none
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub search_playouts: u64,
+    /// Seed of the random games and the playouts; with --data, of the held-out games (as `oust train-net --seed`)
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// A network file of the board's family instead of the built-in one
+    /// A network file instead of the built-in network of its family (repeatable, one a family)
     #[arg(long, value_name = "FILE")]
-    pub net: Option<PathBuf>,
+    pub net: Vec<PathBuf>,
     /// Weights file of the learned priors (the built-in ones by default)
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
 }
 
-/// `oust knowledge`: the policies and values measured on exactly solved positions.
+/// `oust knowledge`: the policies and values measured on exactly solved positions, or on self-play data.
 pub fn knowledge(args: &KnowledgeArgs) -> Outcome {
-    let family = Family::of(args.size);
-    let nets = nets_from(args.net.as_slice()).map_err(UsageError)?;
-    if let Some(path) = &args.net
-        && Arc::ptr_eq(&nets[family as usize], &net::built_in(family))
-    {
-        return Err(UsageError(format!(
-            "--net {}: not a network for {} boards, the family of {}",
-            path.display(),
-            family.name(),
-            args.size
-        )));
-    }
+    let nets = nets_from(&args.net).map_err(UsageError)?;
     let Priors::Learned(model) =
         priors_from("learned", args.weights.as_deref()).map_err(UsageError)?
     else {
         unreachable!("learned priors asked for")
     };
+    if !args.data.is_empty() {
+        return knowledge_on_data(args, nets, model);
+    }
+    let Some(shape) = args.size else {
+        return Err(UsageError(
+            "give --size, a board to solve positions on, or --data, self-play data".into(),
+        ));
+    };
+    let family = Family::of(shape);
+    if !args.net.is_empty() && Arc::ptr_eq(&nets[family as usize], &net::built_in(family)) {
+        return Err(UsageError(format!(
+            "--net: not a network for {} boards, the family of {shape}",
+            family.name(),
+        )));
+    }
     let options = knowledge::Options {
-        shape: args.size,
+        shape,
         positions: args.positions as usize,
         seed: args.seed,
         net: nets[family as usize].clone(),
@@ -450,9 +463,8 @@ pub fn knowledge(args: &KnowledgeArgs) -> Outcome {
     let start = Instant::now();
     let report = knowledge::measure(&options).map_err(UsageError)?;
     let mut text = format!(
-        "{} positions on {} ({} won and {} lost for the side to move; {} drawn left out), seed {}, {:.1} s\n",
+        "{} positions on {shape} ({} won and {} lost for the side to move; {} drawn left out), seed {}, {:.1} s\n",
         report.positions,
-        args.size,
         report.won,
         report.positions - report.won,
         report.drawn,
@@ -469,19 +481,79 @@ pub fn knowledge(args: &KnowledgeArgs) -> Outcome {
             report.won
         ));
     }
-    text.push_str(
-        "value                log loss  Brier   right, of all the positions  time a position\n",
-    );
-    for v in &report.values {
+    text.push_str(&value_lines(&report.values, report.positions));
+    print_out(&text);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The value block of a knowledge report.
+fn value_lines(values: &[knowledge::ValueScore], positions: usize) -> String {
+    let mut text =
+        "value                log loss  Brier   right, of all the positions  time a position\n"
+            .to_string();
+    for v in values {
         text.push_str(&format!(
             "{:<20} {:>8.4}  {:.4}  {:>5.1}%                        {:>6.1} us\n",
             v.name,
             v.log_loss,
             v.brier,
             100.0 * v.accuracy,
-            1e6 * v.seconds / report.positions.max(1) as f64
+            1e6 * v.seconds / positions.max(1) as f64
         ));
     }
+    text
+}
+
+/// `oust knowledge --data`: the measures on self-play data's held-out games, board by board.
+fn knowledge_on_data(args: &KnowledgeArgs, nets: [Arc<Net>; 2], model: Arc<Model>) -> Outcome {
+    let games = match super::netfit::read_games(&args.data) {
+        Ok(g) => g,
+        Err(e) => {
+            log::error!("{e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let games: Vec<_> = games
+        .into_iter()
+        .filter(|g| args.size.is_none_or(|s| g.board == s))
+        .collect();
+    let options = knowledge::DataOptions {
+        nets,
+        model,
+        positions: args.positions as usize,
+        search_playouts: args.search_playouts,
+        playouts: args.playouts as usize,
+        seed: args.seed,
+    };
+    let start = Instant::now();
+    let reports = knowledge::measure_data(&games, &options);
+    if reports.iter().all(|r| r.positions == 0) {
+        let board = args.size.map_or(String::new(), |s| format!(" on {s}"));
+        return Err(UsageError(format!(
+            "the data has no held-out position{board} of a game with a result to measure on"
+        )));
+    }
+    let mut text = String::new();
+    for r in &reports {
+        text.push_str(&format!(
+            "{} positions of {} held-out games on {} (seed {})\n",
+            r.positions, r.games, r.board, args.seed
+        ));
+        let reference = if args.search_playouts > 0 {
+            format!("  is the {}-playout search's best", args.search_playouts)
+        } else {
+            String::new()
+        };
+        text.push_str(&format!(
+            "policy               its favourite is the most visited{reference}\n"
+        ));
+        for (name, visited, searched) in &r.policies {
+            let searched = searched.map_or(String::new(), |x| format!("  {:>6.1}%", 100.0 * x));
+            text.push_str(&format!("{name:<20} {:>6.1}%{searched}\n", 100.0 * visited));
+        }
+        text.push_str(&value_lines(&r.values, r.positions));
+    }
+    text.push_str(&format!("{:.1} s\n", start.elapsed().as_secs_f64()));
     print_out(&text);
     Ok(ExitCode::SUCCESS)
 }

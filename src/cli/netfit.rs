@@ -81,7 +81,8 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     fs::rename(&tmp, path)
 }
 
-fn read_games(paths: &[PathBuf]) -> Result<Vec<GameData>, String> {
+/// The games of self-play data files, naming the file and the line of the first broken line.
+pub(super) fn read_games(paths: &[PathBuf]) -> Result<Vec<GameData>, String> {
     let mut games = Vec::new();
     for path in paths {
         let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -9,12 +9,17 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::learn::data::{GameData, Sample};
+use crate::learn::train::held_out;
 use crate::net::{Family, Net, Scratch};
 use crate::rng::Rng;
+use crate::rules::Game;
 use crate::rules::{Geometry, Move, Point, Position, Shape, Status};
 use crate::search::learned::Model;
+use crate::search::mcts::Config;
 use crate::search::policy::{PriorWeights, priors};
 use crate::search::random_playout;
+use crate::search::{Control, Priors, Request, Searcher, Setup, nodes_for_megabytes};
 use crate::solve::{self, Limits, Solver, Value};
 
 /// The most empty points of a board this measures on: each position is solved exactly, move by move.
@@ -291,4 +296,157 @@ impl Sums {
             seconds: self.seconds,
         }
     }
+}
+
+/// What to measure on self-play data ([`measure_data`]).
+#[derive(Clone, Debug)]
+pub struct DataOptions {
+    /// The networks of square and of hexhex boards.
+    pub nets: [Arc<Net>; 2],
+    /// The learned priors (and the reference search's priors).
+    pub model: Arc<Model>,
+    /// At most this many positions a board, spread evenly over its held-out games.
+    pub positions: usize,
+    /// Playouts of the reference search each position's favourite placements are compared with (0: none).
+    pub search_playouts: u64,
+    /// Random playouts a position for the playout estimate of its value.
+    pub playouts: usize,
+    /// The seed of the held-out games (as `oust train-net --seed`), of the playouts and of the searches.
+    pub seed: u64,
+}
+
+/// What [`measure_data`] found on one board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DataReport {
+    /// The board.
+    pub board: Shape,
+    /// Held-out games of the board, and positions measured.
+    pub games: usize,
+    /// Positions measured.
+    pub positions: usize,
+    /// For each policy (`network`, `learned priors`, `handmade priors`): its favourite placement is the data's
+    /// most visited one, and (with a reference search) the search's best.
+    pub policies: Vec<(&'static str, f64, Option<f64>)>,
+    /// The value estimates against the games' results.
+    pub values: Vec<ValueScore>,
+}
+
+/// On the held-out games of self-play data (one game in ten, as `oust train-net` holds them out with the same
+/// seed), for each board: how often each policy's favourite placement is the data's most visited one and a
+/// reference search's best, and how well the network's value and a playout estimate predict the games' results.
+/// Positions of games stopped without a result are left out.
+pub fn measure_data(games: &[GameData], options: &DataOptions) -> Vec<DataReport> {
+    let mut boards: Vec<Shape> = Vec::new();
+    for g in games {
+        if !boards.contains(&g.board) {
+            boards.push(g.board);
+        }
+    }
+    let mut playout_rng = Rng::new(options.seed ^ 0x9e37_79b9_7f4a_7c15);
+    let mut scratch = Scratch::default();
+    let handmade = PriorWeights::default();
+    let mut searcher = Searcher::default();
+    let learned = Priors::Learned(options.model.clone());
+    let setup = Setup {
+        threads: 1,
+        tree_nodes: nodes_for_megabytes(256),
+        solver_share: 0.1,
+        solver_bytes: 64 << 20,
+        config: Config {
+            c_puct: learned.c_puct(),
+            fpu_reduction: learned.fpu_reduction(),
+            priors: learned,
+            ..Config::default()
+        },
+        ..Setup::default()
+    };
+    let mut buf = Vec::new();
+    let mut moves = Vec::new();
+    let mut reports = Vec::new();
+    for board in boards {
+        let held: Vec<&GameData> = games
+            .iter()
+            .filter(|g| g.board == board && g.winner.is_some() && held_out(g.number, options.seed))
+            .collect();
+        let samples: Vec<(&GameData, &Sample)> = held
+            .iter()
+            .flat_map(|g| g.samples.iter().map(move |s| (*g, s)))
+            .filter(|(_, s)| s.moves.iter().any(|m| m.1 > 0))
+            .collect();
+        let step = samples.len().div_ceil(options.positions.max(1)).max(1);
+        let net = &options.nets[Family::of(board) as usize];
+        let mut agree = [[0usize; 2]; 3];
+        let mut values = [Sums::default(), Sums::default()];
+        let mut n = 0;
+        let mut won = 0;
+        for (i, (game, sample)) in samples.iter().step_by(step).enumerate() {
+            let pos = &sample.position;
+            let result = f64::from(u8::from(game.winner == Some(pos.to_move())));
+            n += 1;
+            won += usize::from(result > 0.5);
+            let most_visited = sample.moves.iter().max_by_key(|m| m.1).map(|m| m.0);
+            let best = (options.search_playouts > 0).then(|| {
+                let request =
+                    Request::playouts(options.search_playouts, options.seed.wrapping_add(i as u64));
+                let game = Game::from_position(pos.clone());
+                searcher.clear();
+                searcher
+                    .search(&game, &setup, &request, &mut |_| Control::Continue)
+                    .best
+            });
+            let clock = Instant::now();
+            let e = net.evaluate(pos, sample.last.map(|l| l.1), &mut scratch);
+            values[0].seconds += clock.elapsed().as_secs_f64();
+            values[0].add(f64::from(e.value), result);
+            let net_top = e
+                .policy
+                .iter()
+                .max_by(|a, b| a.1.total_cmp(&b.1))
+                .map(|&(p, _)| p);
+            moves.clear();
+            options.model.priors(pos, &mut moves);
+            let learned_top = top_placement(&moves);
+            moves.clear();
+            priors(pos, &handmade, &mut moves);
+            let handmade_top = top_placement(&moves);
+            for (k, top) in [net_top, learned_top, handmade_top].into_iter().enumerate() {
+                let top = top.map(Move::Place);
+                agree[k][0] += usize::from(top.is_some() && top == most_visited);
+                agree[k][1] += usize::from(top.is_some() && Some(top) == best);
+            }
+            let clock = Instant::now();
+            let mut wins = 0;
+            for _ in 0..options.playouts {
+                let mut p = pos.clone();
+                let end = random_playout(&mut p, &mut playout_rng, &mut buf, usize::MAX);
+                if end.outcome == Value::Win.outcome(pos.to_move()) {
+                    wins += 1;
+                }
+            }
+            values[1].seconds += clock.elapsed().as_secs_f64();
+            values[1].add(
+                (f64::from(wins) + 0.5) / (options.playouts as f64 + 1.0),
+                result,
+            );
+        }
+        let share = |k: usize| agree[k][0] as f64 / n.max(1) as f64;
+        let search_share =
+            |k: usize| (options.search_playouts > 0).then(|| agree[k][1] as f64 / n.max(1) as f64);
+        reports.push(DataReport {
+            board,
+            games: held.len(),
+            positions: n,
+            policies: ["network", "learned priors", "handmade priors"]
+                .into_iter()
+                .enumerate()
+                .map(|(k, name)| (name, share(k), search_share(k)))
+                .collect(),
+            values: vec![
+                values[0].score("network".to_string()),
+                values[1].score(format!("{} playouts", options.playouts)),
+                base_rate(won, n),
+            ],
+        });
+    }
+    reports
 }
