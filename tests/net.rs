@@ -311,6 +311,14 @@ fn the_shipped_networks_evaluate_every_board_of_their_family() {
     }
 }
 
+/// `args` exit with status 2, nothing on stdout, and `message` on stderr.
+fn assert_refused(args: &[&str], message: &str) {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 2, "{args:?}: {out}{err}");
+    assert!(out.is_empty(), "{args:?}: {out}");
+    assert!(err.contains(message), "{args:?}: {err}");
+}
+
 /// The policy block of `oust knowledge`'s report: each policy's line.
 fn policy_lines(report: &str) -> Vec<String> {
     report
@@ -412,10 +420,7 @@ fn knowledge_scores_the_policies_and_values_on_exactly_solved_positions() {
             "--positions",
         ),
     ] {
-        let (code, out, err) = run(&args);
-        assert_eq!(code, 2, "{args:?}: {out}{err}");
-        assert!(out.is_empty(), "{args:?}: {out}");
-        assert!(err.contains(message), "{args:?}: {err}");
+        assert_refused(&args, message);
     }
 }
 
@@ -498,9 +503,6 @@ fn knowledge_on_self_play_data_measures_its_held_out_games() {
             "give --size, a board to solve positions on, or --data".to_string(),
         ),
     ] {
-        let (code, out, err) = run(&args);
-        assert_eq!(code, 2, "{args:?}: {out}{err}");
-        assert!(out.is_empty(), "{args:?}: {out}");
-        assert!(err.contains(&message), "{args:?}: {err}");
+        assert_refused(&args, &message);
     }
 }

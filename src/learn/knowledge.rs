@@ -151,32 +151,16 @@ pub fn measure(options: &Options) -> Result<Report, String> {
         values[0].seconds += clock.elapsed().as_secs_f64();
         values[0].add(f64::from(e.value), result);
         let clock = Instant::now();
-        let mut wins = 0;
-        for _ in 0..options.playouts {
-            let mut p = pos.clone();
-            let end = random_playout(&mut p, &mut playout_rng, &mut buf, usize::MAX);
-            if end.outcome == solve::Value::Win.outcome(pos.to_move()) {
-                wins += 1;
-            }
-        }
+        let estimate = playout_estimate(&pos, options.playouts, &mut playout_rng, &mut buf);
         values[1].seconds += clock.elapsed().as_secs_f64();
-        // The playouts' share, pulled half a game towards one half so that its log loss stays finite.
-        values[1].add(
-            (f64::from(wins) + 0.5) / (options.playouts as f64 + 1.0),
-            result,
-        );
+        values[1].add(estimate, result);
         if best != Value::Win {
             continue;
         }
         won += 1;
         let wins_with =
             |p: Option<Point>| f64::from(u8::from(p.and_then(value_of) == Some(Value::Win)));
-        let net_top = e
-            .policy
-            .iter()
-            .max_by(|a, b| a.1.total_cmp(&b.1))
-            .map(|&(p, _)| p);
-        tops[0] += wins_with(net_top);
+        tops[0] += wins_with(net_favourite(&e.policy));
         moves.clear();
         options.model.priors(&pos, &mut moves);
         tops[1] += wins_with(top_placement(&moves));
@@ -224,6 +208,24 @@ fn base_rate(won: usize, positions: usize) -> ValueScore {
         sums.add(share, f64::from(u8::from(i < won)));
     }
     sums.score("the share won".to_string())
+}
+
+/// The share of `n` uniformly random playouts from `pos` that its side to move wins, pulled half a game towards one
+/// half so that its log loss stays finite.
+fn playout_estimate(pos: &Position, n: usize, rng: &mut Rng, buf: &mut Vec<Point>) -> f64 {
+    let win = Value::Win.outcome(pos.to_move());
+    let wins = (0..n)
+        .filter(|_| random_playout(&mut pos.clone(), rng, buf, usize::MAX).outcome == win)
+        .count();
+    (wins as f64 + 0.5) / (n as f64 + 1.0)
+}
+
+/// The network's favourite placement.
+fn net_favourite(policy: &[(Point, f32)]) -> Option<Point> {
+    policy
+        .iter()
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|&(p, _)| p)
 }
 
 /// The first placement of a list sorted best first.
@@ -398,11 +400,7 @@ pub fn measure_data(games: &[GameData], options: &DataOptions) -> Vec<DataReport
             let e = net.evaluate(pos, sample.last.map(|l| l.1), &mut scratch);
             values[0].seconds += clock.elapsed().as_secs_f64();
             values[0].add(f64::from(e.value), result);
-            let net_top = e
-                .policy
-                .iter()
-                .max_by(|a, b| a.1.total_cmp(&b.1))
-                .map(|&(p, _)| p);
+            let net_top = net_favourite(&e.policy);
             moves.clear();
             options.model.priors(pos, &mut moves);
             let learned_top = top_placement(&moves);
@@ -415,19 +413,9 @@ pub fn measure_data(games: &[GameData], options: &DataOptions) -> Vec<DataReport
                 agree[k][1] += usize::from(top.is_some() && Some(top) == best);
             }
             let clock = Instant::now();
-            let mut wins = 0;
-            for _ in 0..options.playouts {
-                let mut p = pos.clone();
-                let end = random_playout(&mut p, &mut playout_rng, &mut buf, usize::MAX);
-                if end.outcome == Value::Win.outcome(pos.to_move()) {
-                    wins += 1;
-                }
-            }
+            let estimate = playout_estimate(pos, options.playouts, &mut playout_rng, &mut buf);
             values[1].seconds += clock.elapsed().as_secs_f64();
-            values[1].add(
-                (f64::from(wins) + 0.5) / (options.playouts as f64 + 1.0),
-                result,
-            );
+            values[1].add(estimate, result);
         }
         let share = |k: usize| agree[k][0] as f64 / n.max(1) as f64;
         let search_share =
