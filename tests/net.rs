@@ -336,7 +336,7 @@ fn policy_lines(report: &str) -> Vec<String> {
 /// playouts, and a board too large to solve or a network of the other family is refused.
 #[test]
 fn knowledge_scores_the_policies_and_values_on_exactly_solved_positions() {
-    let (code, out, err) = run(&[
+    let args = [
         "knowledge",
         "--size",
         "4x4",
@@ -344,7 +344,8 @@ fn knowledge_scores_the_policies_and_values_on_exactly_solved_positions() {
         "300",
         "--seed",
         "2",
-    ]);
+    ];
+    let (code, out, err) = run(&args);
     assert_eq!(code, 0, "{err}");
     assert!(
         out.starts_with(
@@ -379,17 +380,7 @@ fn knowledge_scores_the_policies_and_values_on_exactly_solved_positions() {
         ["the", "share", "won", "0.3669", "0.1056", "88.0%"]
     );
     // More playouts change their own line only.
-    let (code, more, err) = run(&[
-        "knowledge",
-        "--size",
-        "4x4",
-        "--positions",
-        "300",
-        "--seed",
-        "2",
-        "--playouts",
-        "48",
-    ]);
+    let (code, more, err) = run(&[&args[..], &["--playouts", "48"]].concat());
     assert_eq!(code, 0, "{err}");
     assert_eq!(policy_lines(&more), policy_lines(&out));
     assert!(more.contains("\n48 playouts "), "{more}");
