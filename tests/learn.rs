@@ -142,7 +142,7 @@ const SIX_MOVES: &[u8] =
     b"genmove b\ngenmove w\ngenmove b\ngenmove w\ngenmove b\ngenmove w\nquit\n";
 
 /// The engine's answers to `input` on `size` with the parameters `settings` (`NAME=VALUE`), at 300 playouts,
-/// seed 5, one thread.
+/// seed 5, one thread, evaluating with the priors and playouts (which `evaluator auto` is not on every board).
 fn answers(size: &str, settings: &[&str], input: &[u8]) -> String {
     answers_at_seed(size, "5", settings, input)
 }
@@ -158,6 +158,8 @@ fn answers_at_seed(size: &str, seed: &str, settings: &[&str], input: &[u8]) -> S
         "300",
         "--seed",
         seed,
+        "--set",
+        "evaluator=playouts",
     ];
     for setting in settings {
         args.extend(["--set", setting]);

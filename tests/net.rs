@@ -288,6 +288,52 @@ fn the_shipped_networks_play_these_moves() {
     assert_eq!(answers, ["= B2 = E2 = B4 = D3", "= H5 = B2 = D6 = G7"]);
 }
 
+/// `evaluator auto` (the default) is the network on the boards where it measured stronger at equal time, square and
+/// rectangular boards from 7 to 13 on a side, and playouts elsewhere: the default's moves are the network's on
+/// 9x9, 7x7, 13x13 and 7x11, and the playouts' on 5x5, 15x15 and hex-7, at a fixed number of playouts and a seed.
+#[test]
+fn auto_evaluates_with_the_network_on_the_boards_where_it_measured_stronger() {
+    let script = b"genmove b\ngenmove w\ngenmove b\ngenmove w\n";
+    let moves = |size: &str, evaluator: Option<&str>| {
+        let mut args = vec![
+            "--size",
+            size,
+            "--threads",
+            "1",
+            "--playouts",
+            "200",
+            "--seed",
+            "4",
+        ];
+        if let Some(e) = evaluator {
+            args.extend(["--set", e]);
+        }
+        String::from_utf8_lossy(&run_binary(&args, script).stdout).into_owned()
+    };
+    for (size, network) in [
+        ("9", true),
+        ("7", true),
+        ("13", true),
+        ("7x11", true),
+        ("5", false),
+        ("15", false),
+        ("hex7", false),
+    ] {
+        let auto = moves(size, None);
+        let net = moves(size, Some("evaluator=network"));
+        let playouts = moves(size, Some("evaluator=playouts"));
+        assert_ne!(
+            net, playouts,
+            "{size}: the two evaluators must differ for the test to tell"
+        );
+        let expected = if network { &net } else { &playouts };
+        assert_eq!(
+            &auto, expected,
+            "{size}: auto should evaluate with the network: {network}"
+        );
+    }
+}
+
 /// The network's value agrees with the result of a won position, and its policy covers the legal placements.
 #[test]
 fn the_shipped_networks_evaluate_every_board_of_their_family() {

@@ -202,7 +202,8 @@ impl Default for Settings {
 /// The `evaluator` parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EvaluatorChoice {
-    /// The engine's choice: where the network measured stronger at equal time (today: nowhere, so playouts).
+    /// The engine's choice: the network where it measured stronger at equal time ([`network_is_default`]), playouts
+    /// elsewhere.
     Auto,
     /// The learned (or handmade) priors and playouts.
     Playouts,
@@ -220,6 +221,16 @@ impl EvaluatorChoice {
         }
     }
 
+    /// Whether the tree search evaluates with the network on a board of `shape`: `auto` chooses it where it
+    /// measured stronger than playouts at equal time ([`network_is_default`]).
+    pub fn uses_network(self, shape: Shape) -> bool {
+        match self {
+            EvaluatorChoice::Auto => network_is_default(shape),
+            EvaluatorChoice::Playouts => false,
+            EvaluatorChoice::Network => true,
+        }
+    }
+
     /// The value named `name`.
     pub fn parse(name: &str) -> Option<EvaluatorChoice> {
         [
@@ -229,6 +240,18 @@ impl EvaluatorChoice {
         ]
         .into_iter()
         .find(|c| c.name() == name)
+    }
+}
+
+/// The boards where `evaluator auto` means the network: square and rectangular boards from 7 to 13 on a side,
+/// where it measured stronger than the learned priors with playouts at equal time, one thread (9x9 at 0.1 s and
+/// 1 s a move, 7x7 and 13x13 at 0.1 s: docs/results.md, "Strength at equal time"). Elsewhere `auto` means
+/// playouts: on hexhex boards, not yet measured stronger at 1 s; under 7x7, where the solver decides most games;
+/// over 13x13, not measured.
+pub fn network_is_default(shape: Shape) -> bool {
+    match shape {
+        Shape::Rect { width, height } => (7..=13).contains(&width) && (7..=13).contains(&height),
+        Shape::Hex { .. } => false,
     }
 }
 
@@ -453,12 +476,13 @@ impl Engine {
         });
         let fpu_reduction = s.fpu_reduction.unwrap_or_else(|| priors.fpu_reduction());
         let family = Family::of(self.game.position().geometry().shape());
-        let net =
-            (s.evaluator == EvaluatorChoice::Network && s.player == PlayerKind::Mcts).then(|| {
-                NetEval {
-                    net: s.nets[family as usize].clone(),
-                    lambda: s.lambda.unwrap_or(NET_LAMBDA),
-                }
+        let net = (s
+            .evaluator
+            .uses_network(self.game.position().geometry().shape())
+            && s.player == PlayerKind::Mcts)
+            .then(|| NetEval {
+                net: s.nets[family as usize].clone(),
+                lambda: s.lambda.unwrap_or(NET_LAMBDA),
             });
         // With the network's value, a leaf is worth expanding at its first visit (its evaluation gives the priors
         // too); with playouts alone (lambda 1) the network's priors wait for `expand_visits` visits.
