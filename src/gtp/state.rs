@@ -475,12 +475,10 @@ impl Engine {
             }
         });
         let fpu_reduction = s.fpu_reduction.unwrap_or_else(|| priors.fpu_reduction());
-        let family = Family::of(self.game.position().geometry().shape());
-        let net = (s
-            .evaluator
-            .uses_network(self.game.position().geometry().shape())
-            && s.player == PlayerKind::Mcts)
-            .then(|| NetEval {
+        let shape = self.game.position().geometry().shape();
+        let family = Family::of(shape);
+        let net =
+            (s.evaluator.uses_network(shape) && s.player == PlayerKind::Mcts).then(|| NetEval {
                 net: s.nets[family as usize].clone(),
                 lambda: s.lambda.unwrap_or(NET_LAMBDA),
             });
