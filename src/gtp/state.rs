@@ -245,9 +245,9 @@ impl EvaluatorChoice {
 
 /// The boards where `evaluator auto` means the network: square and rectangular boards from 7 to 13 on a side,
 /// where it measured stronger than the learned priors with playouts at equal time, one thread (9x9 at 0.1 s and
-/// 1 s a move, 7x7 and 13x13 at 0.1 s: docs/results.md, "Strength at equal time"). Elsewhere `auto` means
-/// playouts: on hexhex boards, not yet measured stronger at 1 s; under 7x7, where the solver decides most games;
-/// over 13x13, not measured.
+/// 1 s a move, 7x7, 11x11 and 13x13 at 0.1 s: docs/results.md, "Strength at equal time"). Elsewhere `auto` means
+/// playouts: on hexhex boards, where the network is stronger at 0.1 s but even at 1 s on hex-7 (and weaker on
+/// hex-5 at 0.1 s); under 7x7, where the solver decides most games; over 13x13, not measured.
 pub fn network_is_default(shape: Shape) -> bool {
     match shape {
         Shape::Rect { width, height } => (7..=13).contains(&width) && (7..=13).contains(&height),
