@@ -485,7 +485,11 @@ fn knowledge_on_self_play_data_measures_its_held_out_games() {
             .lines()
             .filter(|l| !l.ends_with(" s"))
             .map(|l| match l.strip_suffix(" us") {
-                Some(timed) => timed.rsplit_once("  ").map_or(l, |x| x.0).to_string(),
+                // The time's width varies from run to run, and so does the padding before it.
+                Some(timed) => timed
+                    .trim_end_matches(|c: char| c.is_ascii_digit() || c == '.')
+                    .trim_end()
+                    .to_string(),
                 None => l.to_string(),
             })
             .collect()
