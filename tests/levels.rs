@@ -5,7 +5,7 @@ mod common;
 
 use std::process::{Command, Output, Stdio};
 
-use oust::gtp::levels::{LEVELS, MAX_LEVEL};
+use oust::gtp::levels::{HEX_LEVELS, MAX_LEVEL, SQUARE_LEVELS};
 use oust::gtp::{Engine, Options};
 
 const OUST: &str = env!("CARGO_BIN_EXE_oust");
@@ -26,7 +26,8 @@ fn text(bytes: &[u8]) -> String {
 #[test]
 fn the_level_parameter_sets_a_level_refuses_bad_ones_and_is_left_by_a_change() {
     let mut engine = Engine::new(Options::default()).unwrap();
-    let five = LEVELS[4];
+    // The engine starts on 9x9: the square boards' column.
+    let five = SQUARE_LEVELS[4];
     let out = common::transcript(
         &mut engine,
         "oust-get-param level\n\
@@ -60,6 +61,45 @@ fn the_level_parameter_sets_a_level_refuses_bad_ones_and_is_left_by_a_change() {
         playouts = five.playouts
     );
     assert_eq!(out, expected);
+}
+
+#[test]
+fn a_level_takes_the_column_of_the_board_it_plays_on() {
+    // Level 8 differs between the columns, and follows the board when the board changes under it.
+    assert_ne!(SQUARE_LEVELS[7].playouts, HEX_LEVELS[7].playouts);
+    let mut engine = Engine::new(Options::default()).unwrap();
+    let out = common::transcript(
+        &mut engine,
+        "oust-set-param level 8
+         oust-get-param playouts
+         oust-get-param temperature
+         oust-board hex7
+         oust-get-param level
+         oust-get-param playouts
+         oust-get-param temperature
+         boardsize 7
+         oust-get-param playouts
+         oust-set-param level 1
+         oust-get-param player
+         oust-get-param temperature
+         oust-board hex5
+         oust-get-param temperature
+",
+    );
+    let (s, h) = (SQUARE_LEVELS, HEX_LEVELS);
+    assert_eq!(
+        out,
+        format!(
+            "=\n\n= {}\n\n= {}\n\n=\n\n= 8\n\n= {}\n\n= {}\n\n=\n\n= {}\n\n=\n\n= policy\n\n= {}\n\n=\n\n= {}\n\n",
+            s[7].playouts,
+            s[7].temperature,
+            h[7].playouts,
+            h[7].temperature,
+            s[7].playouts,
+            s[0].temperature,
+            h[0].temperature,
+        )
+    );
 }
 
 #[test]
@@ -223,7 +263,7 @@ fn levels_take_part_in_matches_and_rise_in_strength() {
     // Deterministic games (fixed seeds, fixed playouts, one thread): the same counts on every machine.
     assert!(match_wins("--level 1 --seed 1", "--player random --seed 2", "10") >= 9);
     assert!(match_wins("--level 4 --seed 1", "--level 1 --seed 2", "10") >= 7);
-    assert_eq!(MAX_LEVEL as usize, LEVELS.len());
+    assert_eq!(MAX_LEVEL as usize, SQUARE_LEVELS.len());
 }
 
 #[test]
@@ -287,6 +327,25 @@ fn calibrate_prints_a_ladder_of_sharded_matches() {
         "{}",
         text(&bad.stderr)
     );
+    // 200 games are 100 openings: 16 shards of 7 leave the 16th empty.
+    let bad = run(&[
+        "calibrate",
+        "--dir",
+        "cal",
+        "--shards",
+        "16",
+        "--print-jobs",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stdout).is_empty());
+    assert!(
+        text(&bad.stderr).contains(
+            "--shards 16 leaves shard 16 of 200 games empty (a shard holds whole pairs of games, one opening \
+             each); give --shards 15 or fewer"
+        ),
+        "{}",
+        text(&bad.stderr)
+    );
     for bridge in ["2,4", "0", "x", "1,,0.5"] {
         let bad = run(&["calibrate", "--dir", "cal", "--bridge", bridge]);
         assert_eq!(bad.status.code(), Some(2), "{bridge}");
@@ -297,6 +356,41 @@ fn calibrate_prints_a_ladder_of_sharded_matches() {
             "{}",
             text(&bad.stderr)
         );
+    }
+}
+
+#[test]
+fn calibrate_bridges_to_each_boards_level_1_by_default() {
+    // The bridge's last rung is the policy player just below the column's level 1.
+    for (size, rungs) in [
+        (
+            "hex7",
+            "random-policy8 policy8-policy4 policy4-policy2.5 policy2.5-policy1.6 policy1.6-policy1 policy1-1 1-2",
+        ),
+        (
+            "9",
+            "random-policy8 policy8-policy4 policy4-policy2.5 policy2.5-policy1.6 policy1.6-policy1 policy1-policy0.7 policy0.7-1 1-2",
+        ),
+    ] {
+        let out = run(&[
+            "calibrate",
+            "--dir",
+            "cal",
+            "--size",
+            size,
+            "--levels",
+            "1-2",
+            "--print-jobs",
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let pairs: Vec<String> = text(&out.stdout)
+            .lines()
+            .map(|l| {
+                let stem = l.split("--results cal/pair-").nth(1).unwrap();
+                stem.split(".shard-").next().unwrap().to_string()
+            })
+            .collect();
+        assert_eq!(pairs.join(" "), rungs, "{size}");
     }
 }
 

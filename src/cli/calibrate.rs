@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
 use clap::Args;
-use oust::gtp::levels::MAX_LEVEL;
+use oust::gtp::levels::{self, MAX_LEVEL};
 use oust::matches::ResultsFile;
 use oust::matches::ladder::{self, Ladder, Pair};
 use oust::rules::Shape;
@@ -29,9 +29,9 @@ pub struct CalibrateArgs {
     pub levels: (u8, u8),
     /// Rungs between the random player and the lowest level: the policy player at these temperatures, highest
     /// first, so that no pair is a clean sweep and the levels get finite Elo above the random player (`none` for
-    /// no rungs)
-    #[arg(long, value_name = "T,T,...|none", default_value = "8,4,2.5,1.6", value_parser = parse_bridge)]
-    pub bridge: Bridge,
+    /// no rungs) [default: 8,4,2.5,1.6,1 on hexhex boards, 8,4,2.5,1.6,1,0.7 on the others]
+    #[arg(long, value_name = "T,T,...|none", value_parser = parse_bridge)]
+    pub bridge: Option<Bridge>,
     /// Games of each pair
     #[arg(long, value_name = "N", default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
@@ -132,6 +132,20 @@ fn sh_quote(word: &str) -> String {
 
 /// One `oust match` command a shard of each pair of the ladder, its outputs in the directory.
 fn jobs(args: &CalibrateArgs) -> Result<Vec<String>, UsageError> {
+    // `oust match --shard` keeps an opening's two games in one shard, so too many shards leave the last ones
+    // empty, and those matches would fail: refuse before playing anything.
+    let (_, last) = super::matches::shard_games(args.games, args.shards, args.shards);
+    if last == 0 {
+        let most = (1..args.shards)
+            .rev()
+            .find(|&n| super::matches::shard_games(args.games, n, n).1 > 0)
+            .unwrap_or(1);
+        return Err(UsageError(format!(
+            "--shards {} leaves shard {} of {} games empty (a shard holds whole pairs of games, one opening \
+             each); give --shards {most} or fewer",
+            args.shards, args.shards, args.games
+        )));
+    }
     let oust = match &args.oust {
         Some(path) => path.clone(),
         None => std::env::current_exe()
@@ -152,7 +166,11 @@ fn jobs(args: &CalibrateArgs) -> Result<Vec<String>, UsageError> {
         "random".to_string(),
         format!("{oust} --player random --seed {seed_b}"),
     )];
-    for t in &args.bridge.0 {
+    let bridge = match &args.bridge {
+        Some(b) => b.0.clone(),
+        None => levels::bridge(args.size).to_vec(),
+    };
+    for t in &bridge {
         rungs.push((
             format!("policy{t}"),
             format!("{oust} --player policy --set temperature={t} --seed {seed_b}"),

@@ -3,6 +3,7 @@
 //! playouts and never a time, how the move is drawn from the search (a temperature), the solver's share, and one
 //! search thread, so that with a seed it plays the same game every time.
 
+use crate::rules::Shape;
 use crate::search::PlayerKind;
 
 /// What one level fixes beyond the defaults.
@@ -24,13 +25,13 @@ pub const MAX_LEVEL: u8 = 10;
 /// The name of full strength: the engine's defaults (its time, all its threads), which no level limits.
 pub const FULL_STRENGTH: &str = "max";
 
-/// Levels 1 to [`MAX_LEVEL`], weakest first. Levels 1 and 2 play from the learned priors without searching, as
-/// KaTrain's weakest calibrated players play from the policy; the others search a fixed number of playouts and
-/// draw their move from the root's visits at a temperature that falls as the level rises, so that a weaker level
-/// prefers the moves a stronger one would consider, only less surely. Level 10 is the defaults at about the
-/// playouts one core makes in a second. The table was tuned by short screens and one calibration (docs/results.md).
-pub const LEVELS: [LevelSpec; MAX_LEVEL as usize] = [
-    level(PlayerKind::Policy, 0, 1.0, 0.0),
+/// Levels 1 to [`MAX_LEVEL`] on hexhex boards, weakest first. Levels 1 to 3 play from the learned priors without
+/// searching, as KaTrain's weakest calibrated players play from the policy; the others search a fixed number of
+/// playouts and draw their move from the root's visits at a temperature that falls as the level rises, so that a
+/// weaker level prefers the moves a stronger one would consider, only less surely. Level 10 is the defaults at about
+/// the playouts one core makes in a second. The table was tuned by short screens and two calibrations
+/// (docs/results.md).
+pub const HEX_LEVELS: [LevelSpec; MAX_LEVEL as usize] = [
     level(PlayerKind::Policy, 0, 0.7, 0.0),
     level(PlayerKind::Policy, 0, 0.3, 0.0),
     level(PlayerKind::Mcts, 30, 0.8, 0.0),
@@ -38,9 +39,48 @@ pub const LEVELS: [LevelSpec; MAX_LEVEL as usize] = [
     level(PlayerKind::Mcts, 400, 0.5, 0.05),
     level(PlayerKind::Mcts, 800, 0.4, 0.05),
     level(PlayerKind::Mcts, 1_800, 0.25, 0.1),
+    level(PlayerKind::Mcts, 10_000, 0.1, 0.1),
     level(PlayerKind::Mcts, 20_000, 0.1, 0.1),
     level(PlayerKind::Mcts, 100_000, 0.0, 0.1),
 ];
+
+/// Levels 1 to [`MAX_LEVEL`] on square and rectangular boards: the same kinds of player as [`HEX_LEVELS`], spread
+/// wider, because the span from a policy player to level 10 is wider there (about 1,700 Elo on 9x9 against 1,300
+/// on hex-7): level 1 is a policy player at a lower temperature, and two levels between 1,800 and 20,000 playouts
+/// take the steps that one took.
+pub const SQUARE_LEVELS: [LevelSpec; MAX_LEVEL as usize] = [
+    level(PlayerKind::Policy, 0, 0.3, 0.0),
+    level(PlayerKind::Mcts, 30, 0.8, 0.0),
+    level(PlayerKind::Mcts, 120, 0.6, 0.0),
+    level(PlayerKind::Mcts, 400, 0.5, 0.05),
+    level(PlayerKind::Mcts, 800, 0.4, 0.05),
+    level(PlayerKind::Mcts, 1_800, 0.25, 0.1),
+    level(PlayerKind::Mcts, 4_000, 0.2, 0.1),
+    level(PlayerKind::Mcts, 9_000, 0.15, 0.1),
+    level(PlayerKind::Mcts, 20_000, 0.1, 0.1),
+    level(PlayerKind::Mcts, 100_000, 0.0, 0.1),
+];
+
+/// The levels of boards of `shape`: [`HEX_LEVELS`] or [`SQUARE_LEVELS`].
+pub fn levels(shape: Shape) -> &'static [LevelSpec; MAX_LEVEL as usize] {
+    if shape.is_hex() {
+        &HEX_LEVELS
+    } else {
+        &SQUARE_LEVELS
+    }
+}
+
+/// The temperatures of the policy players that `oust calibrate` puts between the random player and level 1 by
+/// default on boards of `shape`, highest first: rungs about 100 to 500 Elo apart, so that no pair is a clean sweep.
+/// Their lowest rungs are the policy players that were levels 1 and 2 before the columns split, whose steps the
+/// first calibration measured.
+pub fn bridge(shape: Shape) -> &'static [f64] {
+    if shape.is_hex() {
+        &[8.0, 4.0, 2.5, 1.6, 1.0]
+    } else {
+        &[8.0, 4.0, 2.5, 1.6, 1.0, 0.7]
+    }
+}
 
 /// A level's Elo above the uniformly random player, as `oust calibrate` measured it (docs/results.md), rounded to
 /// tens: on hex-7 for the hexhex boards and on 9x9 for the square and rectangular ones.
@@ -151,10 +191,11 @@ impl Level {
         }
     }
 
-    /// What the level fixes beyond the defaults (`None` for full strength, which is the defaults).
-    pub fn spec(self) -> Option<LevelSpec> {
+    /// What the level fixes beyond the defaults on boards of `shape` (`None` for full strength, which is the
+    /// defaults).
+    pub fn spec(self, shape: Shape) -> Option<LevelSpec> {
         match self {
-            Level::Number(n) => LEVELS.get(usize::from(n).checked_sub(1)?).copied(),
+            Level::Number(n) => levels(shape).get(usize::from(n).checked_sub(1)?).copied(),
             Level::Full => None,
         }
     }

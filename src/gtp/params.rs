@@ -317,7 +317,8 @@ pub static PARAMS: &[ParamSpec] = &[
         |e| e.settings.level.map_or("none".to_string(), Level::name),
         |e, v| {
             let level = Level::parse(v)?;
-            e.settings.set_level(level)
+            let shape = e.game().position().geometry().shape();
+            e.settings.set_level(level, shape)
         }
     ),
 ];

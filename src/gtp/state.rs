@@ -137,9 +137,9 @@ pub struct Settings {
 
 impl Settings {
     /// Puts every setting a level fixes ([`super::levels::LEVEL_FIXES`]) at the default, then at what `level`
-    /// fixes. A numbered level evaluates with playouts whatever the default evaluator is, so that it stays the
-    /// opponent its calibration measured.
-    pub fn set_level(&mut self, level: Level) {
+    /// fixes on boards of `shape` (hexhex boards and the others have a column each). A numbered level evaluates
+    /// with playouts whatever the default evaluator is, so that it stays the opponent its calibration measured.
+    pub fn set_level(&mut self, level: Level, shape: Shape) {
         let d = Settings::default();
         self.player = d.player;
         self.playouts = d.playouts;
@@ -157,7 +157,7 @@ impl Settings {
         self.lambda = d.lambda;
         self.nets = d.nets;
         self.net_names = d.net_names;
-        if let Some(spec) = level.spec() {
+        if let Some(spec) = level.spec(shape) {
             self.player = spec.player;
             self.playouts = spec.playouts;
             self.threads = 1;
@@ -394,6 +394,11 @@ impl Engine {
     /// a record's rules apply to its game, and the engine's configured setting comes back with the next new game.
     pub(crate) fn start_loaded(&mut self, game: Game) {
         self.game = game;
+        // A numbered level takes the column of the new board's shape.
+        if let Some(level @ Level::Number(_)) = self.settings.level {
+            self.settings
+                .set_level(level, self.game.position().geometry().shape());
+        }
         self.players = Default::default();
         for clock in &mut self.clocks {
             *clock = Clock::new(clock.system());
