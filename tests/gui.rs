@@ -1375,6 +1375,40 @@ fn the_saved_sgf_names_the_players_the_date_and_the_engines_settings_and_loads_b
     assert_eq!(s["names"], json!({"black": "Human", "white": engine}));
     let (_, again) = get(&gui, "api/sgf");
     assert!(again.contains(&date[0]), "the date is kept: {again}");
+    // A record made elsewhere keeps its own root comment, not one that says it was played here; once the game goes
+    // on differently in the page, the comment says where.
+    let elsewhere = regex::Regex::new(r"C\[Played with oust gui[^\]]*\]")
+        .unwrap()
+        .replace(&text, "C[oust match, game 1]")
+        .to_string();
+    assert_ne!(elsewhere, text);
+    let (status, s) = post(
+        &gui,
+        "api/load",
+        json!({"name": "match.sgf", "text": elsewhere}),
+    );
+    assert_eq!(status, 200, "{s}");
+    let (_, kept) = get(&gui, "api/sgf");
+    assert!(kept.contains("C[oust match, game 1]"), "{kept}");
+    assert!(!kept.contains("Played with oust gui"), "{kept}");
+    let second = s["turns"][1]["gtp"].as_str().unwrap().to_string();
+    post(&gui, "api/jump", json!({"moves": 1}));
+    post(
+        &gui,
+        "api/players",
+        json!({"black": "human", "white": "human"}),
+    );
+    let other = if second == "E1" { "E9" } else { "E1" };
+    let (status, s) = post(&gui, "api/play", json!({"move": other}));
+    assert_eq!((status, s["moves"].as_u64()), (200, Some(2)), "{s}");
+    let (_, went_on) = get(&gui, "api/sgf");
+    assert!(
+        went_on.contains(
+            "C[oust match, game 1\n\nContinued in oust gui after placement 1 of the loaded record. Black: human; \
+             White: human."
+        ),
+        "{went_on}"
+    );
     // A level is named as such.
     post(&gui, "api/new", json!({"board": "5", "level": 3}));
     let (_, text) = get(&gui, "api/sgf");
@@ -3155,7 +3189,7 @@ fn screenshots() {
     drop(b);
     drop(gui);
     // A review of a hex-7 game with its mistakes marked: level 3 against level 5 (docs/levels.md), the record with
-    // its review loaded, at the position before Black's decisive blunder (placement 48, turn 35), the engine's
+    // its review loaded, at the position before Black's decisive mistake (J9, placement 21, turn 21), the engine's
     // placement ringed and its line played out.
     let gui = start(Shape::Hex { side: 7 }, [Player::Human, Player::Human]);
     let record = std::fs::read_to_string(docs.join("level3-level5-hex7.sgf")).unwrap();
@@ -3166,13 +3200,13 @@ fn screenshots() {
     );
     assert_eq!(status, 200, "{s}");
     assert_eq!(s["analysis"]["review"]["loaded"], true);
-    post(&gui, "api/jump", json!({"moves": 46}));
+    post(&gui, "api/jump", json!({"moves": 19}));
     let b = Browser::start(1280, 1000);
     b.go(&gui.url());
     wait_drawn(&b, &gui);
     b.click("[data-action=next-mistake]");
-    wait_state(&gui, Duration::from_secs(10), "the blunder", |s| {
-        s["moves"] == 47
+    wait_state(&gui, Duration::from_secs(10), "the mistake", |s| {
+        s["moves"] == 20
     });
     b.click("#play-line");
     b.js(

@@ -118,7 +118,13 @@ pub struct Session {
     thinking: BTreeMap<usize, (Color, Move, f64)>,
     /// The game's date (SGF `DT`, `YYYY-MM-DD`): the day a new game started, or a loaded record's own.
     pub date: Option<String>,
+    /// A loaded record's root comment (`C`, none for a record without one) and its placements: the saved SGF keeps
+    /// the comment, and says where the game went on in oust gui if it did.
+    loaded: Option<(Option<String>, Line)>,
 }
+
+/// The placements of a game, in order.
+type Line = Vec<(Color, Move)>;
 
 /// Today's date in UTC, `YYYY-MM-DD`.
 pub fn today() -> String {
@@ -198,6 +204,7 @@ impl Session {
             loaded_review: None,
             thinking: BTreeMap::new(),
             date: Some(today()),
+            loaded: None,
         })
     }
 
@@ -409,6 +416,7 @@ impl Session {
         let trimmed = text.trim_start();
         let mut left_out = Vec::new();
         let mut review_held = None;
+        let mut comment = None;
         let (game, names) = if trimmed.starts_with('(') {
             let record = sgf::parse_for(text, Some(self.geometry().shape()))
                 .map_err(|e| format!("{name}: {e}"))?;
@@ -463,6 +471,7 @@ impl Session {
                 v
             });
             self.date = name_of("DT");
+            comment = name_of("C");
             (game, [name_of("PB"), name_of("PW")])
         } else {
             let board = match self.geometry().shape() {
@@ -482,6 +491,10 @@ impl Session {
             self.date = info.date;
             (game, [info.black, info.white])
         };
+        self.loaded = Some((
+            comment,
+            game.records().iter().map(|r| (r.color, r.mv)).collect(),
+        ));
         self.game = game;
         self.redo.clear();
         self.resigned = None;
@@ -555,12 +568,7 @@ impl Session {
                 black: player(0),
                 white: player(1),
                 result,
-                comment: Some(format!(
-                    "Played with oust gui. Black: {}; White: {}. Engine: {engine}, {}",
-                    self.players[0].name(),
-                    self.players[1].name(),
-                    self.strength.describe()
-                )),
+                comment: self.comment(&game, engine),
                 date: self.date.clone(),
                 node_properties: review
                     .filter(|r| {
@@ -584,6 +592,35 @@ impl Session {
                     .unwrap_or_default(),
             },
         )
+    }
+
+    /// The saved record's root comment: for a game started here, how it was played (the seats and the engine's
+    /// strength); for a loaded record, its own comment, followed by where the game went on in oust gui when its
+    /// line is no longer the loaded one.
+    fn comment(&self, game: &Game, engine: &str) -> Option<String> {
+        let here = |what: &str| {
+            format!(
+                "{what}. Black: {}; White: {}. Engine: {engine}, {}",
+                self.players[0].name(),
+                self.players[1].name(),
+                self.strength.describe()
+            )
+        };
+        let Some((comment, line)) = &self.loaded else {
+            return Some(here("Played with oust gui"));
+        };
+        let played: Line = game.records().iter().map(|r| (r.color, r.mv)).collect();
+        if played == *line {
+            return comment.clone();
+        }
+        let kept = played.iter().zip(line).take_while(|(a, b)| a == b).count();
+        let went_on = here(&format!(
+            "Continued in oust gui after placement {kept} of the loaded record"
+        ));
+        Some(match comment {
+            Some(c) => format!("{c}\n\n{went_on}"),
+            None => went_on,
+        })
     }
 
     /// Notes that the engine thought `seconds` for the move numbered `index` (from 0) of the record.
