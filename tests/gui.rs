@@ -3189,10 +3189,14 @@ fn screenshots() {
     drop(b);
     drop(gui);
     // A review of a hex-7 game with its mistakes marked: level 3 against level 5 (docs/levels.md), the record with
-    // its review loaded, at the position before Black's decisive mistake (J9, placement 21, turn 21), the engine's
+    // its review loaded, at the position before Black's decisive blunder (J9, placement 21, turn 21), the engine's
     // placement ringed and its line played out.
     let gui = start(Shape::Hex { side: 7 }, [Player::Human, Player::Human]);
-    let record = std::fs::read_to_string(docs.join("level3-level5-hex7.sgf")).unwrap();
+    // The record is read from docs/ whichever folder the screenshots go to.
+    let record = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/level3-level5-hex7.sgf"),
+    )
+    .unwrap();
     let (status, s) = post(
         &gui,
         "api/load",
@@ -3200,12 +3204,12 @@ fn screenshots() {
     );
     assert_eq!(status, 200, "{s}");
     assert_eq!(s["analysis"]["review"]["loaded"], true);
-    post(&gui, "api/jump", json!({"moves": 19}));
+    post(&gui, "api/jump", json!({"moves": 20}));
     let b = Browser::start(1280, 1000);
     b.go(&gui.url());
     wait_drawn(&b, &gui);
     b.click("[data-action=next-mistake]");
-    wait_state(&gui, Duration::from_secs(10), "the mistake", |s| {
+    wait_state(&gui, Duration::from_secs(10), "the blunder", |s| {
         s["moves"] == 20
     });
     b.click("#play-line");
