@@ -42,7 +42,8 @@ pub struct MatchArgs {
     /// Openings, one a line (vertices); each is played twice with colours swapped
     #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
     pub openings: Option<PathBuf>,
-    /// Openings of K random legal placements from --seed; each is played twice with colours swapped
+    /// Openings of K random legal placements from --seed; each is played twice with colours swapped. An opening
+    /// whose result the solver proves within a few moves is drawn again
     #[arg(long, value_name = "K")]
     pub random_openings: Option<usize>,
     /// Number of the first opening to use

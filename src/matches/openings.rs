@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use crate::notation::{self, MoveTextError};
 use crate::rng::Rng;
-use crate::rules::{Game, Geometry, Move, Status};
+use crate::rules::{Game, Geometry, Move, Position, Status};
+use crate::solve::{self, Limits, Report, Solution, Solver, Verdict};
 
 /// Plays `moves` from the empty board and returns them with the forced passes the rules require added where they
 /// fall (the referee plays those passes itself in a game, too).
@@ -72,9 +73,66 @@ pub fn parse_openings(text: &str, geo: &Arc<Geometry>) -> Result<Vec<Vec<Move>>,
     Ok(openings)
 }
 
+/// Solver nodes spent on a drawn opening to find out whether it already decides the game. At this budget the
+/// solver proves the wins of a few placements (a lone stone taken with an extra turn, a chain of captures), and a
+/// drawn opening takes about 10 ms to check.
+pub const DECIDED_NODES: u64 = 20_000;
+
+/// Moves (placements and passes) to the end of the game under best play within which a proven result counts as
+/// decided by the opening.
+pub const DECIDED_DISTANCE: usize = 8;
+
+/// A random opening that leaves the game to the engines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DrawnOpening {
+    /// The placements, with any forced passes between them.
+    pub moves: Vec<Move>,
+    /// Openings drawn before it and drawn again because the solver proved their result.
+    pub rejected: usize,
+    /// The solver proved the result of this one too: every one of [`DRAWS`] draws was decided (a board the
+    /// solver settles at once, such as 3x3), and the first was kept.
+    pub decided: bool,
+}
+
+/// Openings drawn at most for one undecided opening.
+pub const DRAWS: usize = 64;
+
+/// Plays `placements` uniformly random legal placements from the empty board with `rng`; `None` when a line
+/// runs out of moves or ends the game on the way.
+fn draw(geo: &Arc<Geometry>, placements: usize, rng: &mut Rng) -> Option<Game> {
+    let mut game = Game::new(geo.clone());
+    let mut placed = 0;
+    while placed < placements {
+        let pos = game.position();
+        let color = pos.to_move();
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let mv = moves[rng.below(moves.len())];
+        game.play(color, mv).ok()?;
+        if mv != Move::Pass {
+            placed += 1;
+        }
+    }
+    (!matches!(game.position().status(), Status::Over(_))).then_some(game)
+}
+
+fn opening_rng(seed: u64, index: usize) -> Rng {
+    Rng::new(seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
+fn no_opening(geo: &Geometry, placements: usize, what: &str) -> String {
+    format!(
+        "found no random opening of {placements} placements that leaves the {} game {what}",
+        geo.size_name()
+    )
+}
+
 /// Opening number `index` of the random openings of `seed`: `placements` uniformly random legal placements (with
 /// any forced passes between them). It depends only on the board, `placements`, `seed` and `index`, so shards of a
-/// match that start at different opening offsets play the same openings as one long match would.
+/// match that start at different opening offsets play the same openings as one long match would. The opening
+/// may decide the game (see [`undecided_opening`]); self-play draws its openings so.
 ///
 /// # Errors
 /// A message when no such opening exists on this board (too many placements).
@@ -84,33 +142,85 @@ pub fn random_opening(
     seed: u64,
     index: usize,
 ) -> Result<Vec<Move>, String> {
-    let mut rng = Rng::new(seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    'attempt: for _ in 0..1000 {
-        let mut game = Game::new(geo.clone());
-        let mut placed = 0;
-        while placed < placements {
-            let pos = game.position();
-            let color = pos.to_move();
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                continue 'attempt;
-            }
-            let mv = moves[rng.below(moves.len())];
-            if game.play(color, mv).is_err() {
-                continue 'attempt;
-            }
-            if mv != Move::Pass {
-                placed += 1;
-            }
+    let mut rng = opening_rng(seed, index);
+    (0..1000)
+        .find_map(|_| draw(geo, placements, &mut rng))
+        .map(|game| game.records().iter().map(|r| r.mv).collect())
+        .ok_or_else(|| no_opening(geo, placements, "going"))
+}
+
+/// Whether the solver proves the result of `pos` within [`DECIDED_NODES`] nodes: the side to move wins at once
+/// or within a few placements, or cannot escape a loss.
+/// The solver's table is cleared first, so that the answer does not depend on the positions solved before.
+pub fn decided(pos: &Position, solver: &mut Solver) -> bool {
+    solver.clear();
+    let limits = Limits {
+        nodes: Some(DECIDED_NODES),
+        ..Limits::default()
+    };
+    matches!(
+        solver.solve(pos, &limits, &mut |_| {}),
+        Ok(Report {
+            verdict: Verdict::Solved(Solution { distance, .. }),
+            ..
+        }) if distance <= DECIDED_DISTANCE
+    )
+}
+
+/// A solver for [`decided`]: a small table, no exact distance.
+///
+/// # Panics
+/// Never: the table's memory is above the solver's minimum.
+pub fn opening_solver() -> Solver {
+    Solver::new(solve::Options {
+        memory_bytes: 4 << 20,
+        ..solve::Options::default()
+    })
+    .expect("4 MB is above the solver's minimum table")
+}
+
+/// Opening number `index` of the undecided random openings of `seed`: openings are drawn as by
+/// [`random_opening`] until one leaves a result that the solver does not prove in [`DECIDED_NODES`] nodes within
+/// [`DECIDED_DISTANCE`] moves ([`decided`]). When [`DRAWS`] draws are all decided, the first is kept and marked
+/// so. It depends only on the board, `placements`, `seed` and `index`, as random openings do.
+///
+/// # Errors
+/// A message when no opening leaves the game going (a board too small for the placements).
+pub fn undecided_opening(
+    geo: &Arc<Geometry>,
+    placements: usize,
+    seed: u64,
+    index: usize,
+    solver: &mut Solver,
+) -> Result<DrawnOpening, String> {
+    let mut rng = opening_rng(seed, index);
+    let mut first = None;
+    for _ in 0..1000 {
+        let Some(game) = draw(geo, placements, &mut rng) else {
+            continue;
+        };
+        let moves: Vec<Move> = game.records().iter().map(|r| r.mv).collect();
+        if !decided(game.position(), solver) {
+            let rejected = first.map_or(0, |(_, n)| n);
+            return Ok(DrawnOpening {
+                moves,
+                rejected,
+                decided: false,
+            });
         }
-        if !matches!(game.position().status(), Status::Over(_)) {
-            return Ok(game.records().iter().map(|r| r.mv).collect());
+        let (_, n) = first.get_or_insert((moves, 0));
+        *n += 1;
+        if *n == DRAWS {
+            break;
         }
     }
-    Err(format!(
-        "found no random opening of {placements} placements that leaves the {} game going",
-        geo.size_name()
-    ))
+    first
+        .map(|(moves, rejected)| DrawnOpening {
+            moves,
+            rejected: rejected - 1,
+            decided: true,
+        })
+        .ok_or_else(|| no_opening(geo, placements, "going"))
 }
 
 #[cfg(test)]
@@ -152,5 +262,61 @@ mod tests {
         let placements = a.iter().filter(|&&m| m != Move::Pass).count();
         assert_eq!(placements, 4);
         assert!(random_opening(&geo(2, 2), 9, 1, 0).is_err());
+    }
+
+    /// Plays `moves` from the empty board.
+    fn position(g: &Arc<Geometry>, moves: &[Move]) -> Game {
+        let mut game = Game::new(g.clone());
+        for &mv in moves {
+            let color = game.position().to_move();
+            game.play(color, mv).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn an_opening_whose_lone_stone_is_taken_at_once_is_decided() {
+        let g = Arc::new(Geometry::hex(7).unwrap());
+        let mut solver = opening_solver();
+        // White's stone touches Black's: Black extends, takes it with a group of two and wins.
+        let a = notation::parse_move(&g, "D4").unwrap();
+        let b = notation::parse_move(&g, "E4").unwrap();
+        let far = notation::parse_move(&g, "J9").unwrap();
+        assert!(decided(position(&g, &[a, b]).position(), &mut solver));
+        assert!(!decided(position(&g, &[a, far]).position(), &mut solver));
+    }
+
+    #[test]
+    fn undecided_openings_are_reproducible_and_skip_the_decided_ones() {
+        let g = Arc::new(Geometry::hex(7).unwrap());
+        let mut solver = opening_solver();
+        let mut rejected = 0;
+        for index in 0..60 {
+            let drawn = undecided_opening(&g, 2, 5, index, &mut solver).unwrap();
+            assert!(!drawn.decided);
+            assert_eq!(
+                drawn,
+                undecided_opening(&g, 2, 5, index, &mut solver).unwrap()
+            );
+            let game = position(&g, &drawn.moves);
+            assert!(!decided(game.position(), &mut opening_solver()));
+            rejected += drawn.rejected;
+            // The first draw of the index is the plain random opening; it is kept when nothing was rejected.
+            let plain = random_opening(&g, 2, 5, index).unwrap();
+            assert_eq!(drawn.rejected == 0, plain == drawn.moves, "opening {index}");
+        }
+        // About one two-placement opening in ten on hex-7 puts the stones side by side.
+        assert!((2..=20).contains(&rejected), "{rejected} rejected of 60");
+    }
+
+    #[test]
+    fn on_a_board_the_solver_settles_the_first_draw_is_kept_and_marked_decided() {
+        let g = geo(3, 3);
+        let mut solver = opening_solver();
+        let drawn = undecided_opening(&g, 1, 5, 0, &mut solver).unwrap();
+        assert!(drawn.decided);
+        assert_eq!(drawn.rejected, DRAWS - 1);
+        assert_eq!(drawn.moves, random_opening(&g, 1, 5, 0).unwrap());
+        assert!(undecided_opening(&geo(2, 2), 9, 1, 0, &mut solver).is_err());
     }
 }

@@ -17,7 +17,7 @@ use crate::sgf::{self, GameInfo};
 
 use super::clock::{TimeControl, seconds};
 use super::engine::{EngineProcess, Failure, shorten};
-use super::openings::{parse_openings, random_opening};
+use super::openings::{opening_solver, parse_openings, undecided_opening};
 use super::referee::{GameSpec, Played, QUIT_WAIT, Seat, play_game};
 use super::results::{GameResult, Side, Tally, results_header};
 use super::stats::{Sprt, SprtDecision, SprtStop};
@@ -267,7 +267,7 @@ impl Shared<'_> {
 /// answer `name`.
 pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, String> {
     let geometry = Arc::new(Geometry::new(config.board).map_err(|e| e.to_string())?);
-    let openings = load_openings(config, &geometry)?;
+    let (openings, draws) = load_openings(config, &geometry)?;
     clear_old_outputs(config)?;
     let mut names = [String::new(), String::new()];
     for (i, side) in ["A", "B"].into_iter().enumerate() {
@@ -317,7 +317,7 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
     let mut tally = Tally::default();
     let mut decision = None;
     let mut display = Display::new(config);
-    display.start(&names, workers);
+    display.start(&names, workers, draws);
     let (tx, rx) = mpsc::channel::<Message>();
     thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
@@ -460,12 +460,24 @@ fn first_opening(config: &MatchConfig) -> usize {
     config.opening_offset + (config.first_game / 2) as usize
 }
 
+/// A match's openings, each with its number.
+type Openings = Vec<(usize, Vec<Move>)>;
+
+/// What drawing a match's random openings rejected.
+#[derive(Clone, Copy, Debug, Default)]
+struct OpeningDraws {
+    /// Openings drawn and drawn again because the solver proved their result.
+    rejected: usize,
+    /// Openings kept although decided: every draw for them was (a board the solver settles at once).
+    kept_decided: usize,
+}
+
 fn load_openings(
     config: &MatchConfig,
     geometry: &Arc<Geometry>,
-) -> Result<Vec<(usize, Vec<Move>)>, String> {
+) -> Result<(Openings, OpeningDraws), String> {
     match &config.openings {
-        OpeningSource::None => Ok(Vec::new()),
+        OpeningSource::None => Ok((Vec::new(), OpeningDraws::default())),
         OpeningSource::File(path) => {
             let text = fs::read_to_string(path)
                 .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -474,14 +486,26 @@ fn load_openings(
             let n = all.len();
             let mut list: Vec<(usize, Vec<Move>)> = all.into_iter().enumerate().collect();
             list.rotate_left(first_opening(config) % n);
-            Ok(list)
+            Ok((list, OpeningDraws::default()))
         }
         OpeningSource::Random(k) => {
             let count = config.games.div_ceil(2).max(1) as usize;
             let first = first_opening(config);
-            (first..first + count)
-                .map(|i| random_opening(geometry, *k, config.seed, i).map(|o| (i, o)))
-                .collect()
+            let mut solver = opening_solver();
+            let mut draws = OpeningDraws::default();
+            let mut list = Vec::with_capacity(count);
+            for i in first..first + count {
+                let drawn = undecided_opening(geometry, *k, config.seed, i, &mut solver)?;
+                draws.rejected += drawn.rejected;
+                draws.kept_decided += usize::from(drawn.decided);
+                list.push((i, drawn.moves));
+            }
+            log::info!(
+                "random openings: {count} used, {} rejected as decided, {} kept decided",
+                draws.rejected,
+                draws.kept_decided
+            );
+            Ok((list, draws))
         }
     }
 }
@@ -688,7 +712,7 @@ impl<'a> Display<'a> {
     }
 
     /// The engines, the games, the board, the clock and the concurrency, on two lines.
-    fn start(&mut self, names: &[String; 2], workers: usize) {
+    fn start(&mut self, names: &[String; 2], workers: usize, draws: OpeningDraws) {
         let c = self.config;
         if c.progress == Progress::Off {
             return;
@@ -700,9 +724,17 @@ impl<'a> Display<'a> {
             OpeningSource::File(p) => games.push_str(&format!(", openings from {}", p.display())),
             OpeningSource::Random(k) => {
                 games.push_str(&format!(
-                    ", random openings of {}",
-                    notation::count(*k, "move")
+                    ", random openings of {} ({} drawn again as decided",
+                    notation::count(*k, "move"),
+                    draws.rejected
                 ));
+                if draws.kept_decided > 0 {
+                    games.push_str(&format!(
+                        "; {} kept decided, every draw was",
+                        draws.kept_decided
+                    ));
+                }
+                games.push(')');
             }
         }
         let text = format!(
