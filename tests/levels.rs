@@ -395,11 +395,7 @@ fn calibrate_bridges_to_each_boards_level_1_by_default() {
 }
 
 #[test]
-fn calibrate_runs_its_shards_through_gnu_parallel_and_fits_the_ladder() {
-    let installed = Command::new("parallel").arg("--version").output().is_ok();
-    if !common::needs_tool("GNU parallel", installed, "OUST_TEST_SKIP_PARALLEL") {
-        return;
-    }
+fn calibrate_runs_its_shards_side_by_side_and_fits_the_ladder() {
     let dir = common::TempDir::new("calibrate");
     let dir_arg = dir.path().display().to_string();
     let out = run(&[

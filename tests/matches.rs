@@ -901,12 +901,49 @@ fn recorded_games(dir: &Path) -> Vec<(String, String)> {
 }
 
 #[test]
+fn shards_run_side_by_side_play_the_games_of_one_long_match() {
+    shards_play_the_games_of_one_long_match("shards", |script| {
+        let children: Vec<_> = ["1", "2"]
+            .iter()
+            .map(|k| Command::new("sh").arg(script).arg(k).spawn().unwrap())
+            .collect();
+        for mut child in children {
+            assert!(child.wait().unwrap().success());
+        }
+    });
+}
+
+/// docs/matches.md's recipe: the shards run by GNU parallel. Outside CI it is skipped, saying so, where GNU parallel
+/// is missing.
+#[test]
 fn shards_run_by_gnu_parallel_play_the_games_of_one_long_match() {
     let installed = Command::new("parallel").arg("--version").output().is_ok();
-    if !common::needs_tool("GNU parallel", installed, "OUST_TEST_SKIP_PARALLEL") {
+    if !common::needs_tool(
+        "shards_run_by_gnu_parallel_play_the_games_of_one_long_match",
+        "GNU parallel",
+        installed,
+    ) {
         return;
     }
-    let dir = scratch("shards");
+    shards_play_the_games_of_one_long_match("shards-parallel", |script| {
+        let out = Command::new("parallel")
+            .args(["-j", "2", "sh"])
+            .arg(script)
+            .args([":::", "1", "2"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    });
+}
+
+/// A match of 10 games played whole, then in 2 shards by `run_shards` (given a script that plays shard `$1`):
+/// the shards' results and games are the whole match's, and they merge.
+fn shards_play_the_games_of_one_long_match(name: &str, run_shards: impl FnOnce(&Path)) {
+    let dir = scratch(name);
     // Deterministic engines (fixed seeds, playouts, one thread), started anew for every game.
     let commands = [oust(11), oust(12)];
     let common = [
@@ -942,17 +979,7 @@ fn shards_run_by_gnu_parallel_play_the_games_of_one_long_match() {
         dir.display()
     ));
     fs::write(&script, line).unwrap();
-    let out = Command::new("parallel")
-        .args(["-j", "2", "sh"])
-        .arg(&script)
-        .args([":::", "1", "2"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    run_shards(&script);
 
     // Merged, the shards' results are the whole match's, game for game (times apart), and so are the games.
     let results = |path: PathBuf| {
@@ -1067,7 +1094,9 @@ fn one_move_is_one_move_in_the_start_line_and_the_results() {
         stderr
             .lines()
             .nth(1)
-            .is_some_and(|l| l.starts_with("match: 2 games on 3x3, random openings of 1 move, ")),
+            .is_some_and(|l| l.starts_with(
+                "match: 2 games on 3x3, random openings of 1 move (63 drawn again as decided; 1 kept decided, every draw was), "
+            )),
         "{stderr}"
     );
     let text = fs::read_to_string(&results).unwrap();
@@ -1268,23 +1297,19 @@ fn a_scratch_directory_is_removed_even_when_its_test_fails() {
 }
 
 #[test]
-fn a_missing_gnu_parallel_fails_the_shard_test_unless_skipping_is_allowed() {
-    assert!(common::needs_tool(
-        "GNU parallel",
-        true,
-        "OUST_TEST_NO_SUCH_VARIABLE"
-    ));
-    let refused = std::panic::catch_unwind(|| {
-        common::needs_tool("GNU parallel", false, "OUST_TEST_NO_SUCH_VARIABLE")
-    });
+fn a_missing_gnu_parallel_skips_the_recipe_test_with_one_line_and_fails_it_under_ci() {
+    assert_eq!(common::missing_tool("t", "GNU parallel", true, true), None);
+    assert_eq!(
+        common::missing_tool("t", "GNU parallel", false, false).as_deref(),
+        Some("SKIPPED t: GNU parallel is not installed (apt-get install parallel)")
+    );
+    let refused =
+        std::panic::catch_unwind(|| common::missing_tool("t", "GNU parallel", false, true));
     let message = *refused.unwrap_err().downcast::<String>().unwrap();
     assert_eq!(
         message,
-        "GNU parallel is not installed: install it (.ci/run does), or set OUST_TEST_NO_SUCH_VARIABLE=1 to skip \
-         this test"
+        "CI must run t, but GNU parallel is not installed (.ci/run installs it)"
     );
-    // A set variable (PATH always is) allows the skip.
-    assert!(!common::needs_tool("GNU parallel", false, "PATH"));
 }
 
 #[test]

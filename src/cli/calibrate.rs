@@ -1,11 +1,11 @@
 //! `oust calibrate`: the Elo of the strength levels. A ladder of `oust match` runs (the uniformly random player
 //! against the first rung of a bridge of policy players at falling temperatures, each rung against the next, the
-//! last rung against the lowest level, then each level against the next), split into shards that GNU parallel runs, then a
-//! fit of the merged results anchored at the random player (docs/levels.md).
+//! last rung against the lowest level, then each level against the next), split into shards that it runs side by side (or prints
+//! for GNU parallel or Slurm), then a fit of the merged results anchored at the random player (docs/levels.md).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::{Child, Command, ExitCode, Stdio};
+use std::time::Duration;
 
 use clap::Args;
 use oust::gtp::levels::{self, MAX_LEVEL};
@@ -38,7 +38,7 @@ pub struct CalibrateArgs {
     /// Shards of each pair's match (each a job of its own)
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     pub shards: u64,
-    /// Jobs GNU parallel runs at once (its -j)
+    /// Jobs (matches) run at once, each a process of its own
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     pub jobs: u64,
     /// Seed of the random openings; the engines get SEED and SEED+1
@@ -97,7 +97,7 @@ fn parse_bridge(s: &str) -> Result<Bridge, String> {
     Ok(Bridge(temps))
 }
 
-/// `oust calibrate`: the jobs, run through GNU parallel unless only printed, then the fit.
+/// `oust calibrate`: the jobs, run `--jobs` at a time unless only printed, then the fit.
 pub fn run(args: &CalibrateArgs) -> Outcome {
     if !args.fit {
         let jobs = jobs(args)?;
@@ -109,7 +109,7 @@ pub fn run(args: &CalibrateArgs) -> Outcome {
             eprintln!("oust calibrate: {}: {e}", args.dir.display());
             return Ok(ExitCode::from(2));
         }
-        if let Err(e) = run_parallel(&jobs, args.jobs) {
+        if let Err(e) = run_jobs(&jobs, args.jobs) {
             eprintln!("oust calibrate: {e}");
             return Ok(ExitCode::from(2));
         }
@@ -231,25 +231,59 @@ fn jobs(args: &CalibrateArgs) -> Result<Vec<String>, UsageError> {
     Ok(out)
 }
 
-/// Runs `jobs` through GNU parallel, `at_once` at a time, stopping at the first that fails.
-fn run_parallel(jobs: &[String], at_once: u64) -> Result<(), String> {
-    let mut child = Command::new("parallel")
-        .args(["-j", &at_once.to_string(), "--halt", "now,fail=1"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot run GNU parallel ({e}): install it, or run the jobs of --print-jobs yourself"))?;
-    let mut stdin = child.stdin.take().ok_or("GNU parallel has no input")?;
-    let written = stdin.write_all((jobs.join("\n") + "\n").as_bytes());
-    drop(stdin);
-    let status = child.wait().map_err(|e| e.to_string())?;
-    written.map_err(|e| format!("cannot give GNU parallel its jobs: {e}"))?;
-    if !status.success() {
-        return Err(format!(
-            "a match failed (GNU parallel: {status}); its .log file in the directory says why"
-        ));
+/// Runs the shell command lines `jobs`, `at_once` at a time, each in a `sh` of its own, and stops at the first
+/// that fails: the jobs still running are ended and no other is started.
+fn run_jobs(jobs: &[String], at_once: u64) -> Result<(), String> {
+    let mut pending = jobs.iter().enumerate();
+    let mut running: Vec<(usize, Child)> = Vec::new();
+    let mut failed = None;
+    loop {
+        while failed.is_none() && running.len() < at_once as usize {
+            let Some((i, job)) = pending.next() else {
+                break;
+            };
+            match Command::new("sh")
+                .arg("-c")
+                .arg(format!("exec {job}"))
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .spawn()
+            {
+                Ok(child) => running.push((i, child)),
+                Err(e) => failed = Some(format!("job {} could not be started ({e}): {job}", i + 1)),
+            }
+        }
+        if running.is_empty() {
+            return failed.map_or(Ok(()), Err);
+        }
+        running.retain_mut(|(i, child)| match child.try_wait() {
+            Ok(None) => true,
+            Ok(Some(status)) if status.success() => false,
+            Ok(Some(status)) => {
+                failed.get_or_insert_with(|| {
+                    format!(
+                        "job {} failed ({status}); its .log file in the directory says why: {}",
+                        *i + 1,
+                        jobs[*i]
+                    )
+                });
+                false
+            }
+            Err(e) => {
+                failed.get_or_insert_with(|| format!("job {} cannot be waited for: {e}", *i + 1));
+                false
+            }
+        });
+        if failed.is_some() {
+            for (_, child) in &mut running {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+            running.clear();
+        } else {
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
-    Ok(())
 }
 
 /// Reads every results file (`*.tsv`) of `dir` and prints the pairs and the ratings.

@@ -61,20 +61,36 @@ impl Drop for TempDir {
     }
 }
 
-/// Whether a test that needs the program `tool` runs: true when it is installed. When it is not, the test fails,
-/// saying so, unless the environment variable `allow` is set (to anything but `0`), which lets it skip: `cargo test`
-/// then shows no `ok` for a test that did not run unless that was asked for.
-pub fn needs_tool(tool: &str, installed: bool, allow: &str) -> bool {
-    if installed {
-        return true;
+/// Whether a test that needs the program `tool` runs: true when it is installed. When it is not, the test says
+/// so in one `SKIPPED` line on stderr and passes, except under CI (`CI=true`, as `.ci/run` sets it), where it fails:
+/// CI must run every test.
+pub fn needs_tool(test: &str, tool: &str, installed: bool) -> bool {
+    let under_ci = std::env::var("CI").is_ok_and(|v| v == "true");
+    match missing_tool(test, tool, installed, under_ci) {
+        None => true,
+        Some(line) => {
+            let mut err = std::io::stderr();
+            let _ = std::io::Write::write_all(&mut err, format!("{line}\n").as_bytes());
+            false
+        }
     }
-    let allowed = std::env::var(allow).is_ok_and(|v| v != "0");
+}
+
+/// [`needs_tool`]'s decision: `None` when the test runs, else the line that says it is skipped.
+///
+/// # Panics
+/// When the tool is missing under CI.
+pub fn missing_tool(test: &str, tool: &str, installed: bool, under_ci: bool) -> Option<String> {
+    if installed {
+        return None;
+    }
     assert!(
-        allowed,
-        "{tool} is not installed: install it (.ci/run does), or set {allow}=1 to skip this test"
+        !under_ci,
+        "CI must run {test}, but {tool} is not installed (.ci/run installs it)"
     );
-    eprintln!("skipped: {tool} is not installed and {allow} is set");
-    false
+    Some(format!(
+        "SKIPPED {test}: {tool} is not installed (apt-get install parallel)"
+    ))
 }
 
 /// The responses of `engine` to `input`, run through the protocol session as a controller's pipe would be.
