@@ -414,3 +414,83 @@ fn oust_train_reads_selfplay_data_and_names_a_broken_line() {
         assert!(stderr.contains(&format!("bad.txt: {reason}")), "{stderr}");
     }
 }
+
+/// Runs scripts/rl-loop.sh from the repository's root with tiny settings.
+fn rl_loop(dir: &std::path::Path, rounds: &str, sprt: &str) -> std::process::Output {
+    // The gate's games are deterministic (fixed visits and seeds, fresh engines), so its verdict is too.
+    Command::new("bash")
+        .arg("scripts/rl-loop.sh")
+        .arg(dir)
+        .arg(rounds)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("OUST", OUST)
+        .env("BOARDS", "hex4,hex3")
+        .env("GAMES", "4")
+        .env("VISITS", "16")
+        .env("JOBS", "2")
+        .env("EPOCHS", "1")
+        .env("GATE_SIZE", "hex4")
+        .env("GATE_VISITS", "16")
+        .env("GATE_GAMES", "8")
+        .env("GATE_SPRT", sprt)
+        .output()
+        .unwrap()
+}
+
+/// The loop plays, fits and gates; a rejected round leaves the best network as it was and the next round adds
+/// games to the same generation; an accepted one makes the next generation play with it; a gate cut short is
+/// played again and reaches the same verdict with the same games.
+#[test]
+fn the_loop_keeps_only_a_network_its_gate_accepts_and_resumes_a_cut_gate() {
+    let dir = TempDir::new("rl-loop");
+    let read = |p: &str| std::fs::read_to_string(dir.join(p)).unwrap();
+    // An SPRT that eight games cannot decide: rejected.
+    let out = rl_loop(&dir, "1", "0,50,0.05,0.05");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(read("gen-1/round-1/verdict"), "rejected\n");
+    let games = read("gen-1/round-1/gate.tsv");
+    // Cut in its gate: the verdict and the gate's output are gone; the rerun plays the same games again.
+    std::fs::remove_file(dir.join("gen-1/round-1/verdict")).unwrap();
+    std::fs::remove_file(dir.join("gen-1/round-1/gate.out")).unwrap();
+    // The settings are the first run's: this SPRT is not used.
+    let out = rl_loop(&dir, "1", "-1000,-900,0.05,0.05");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(read("gen-1/round-1/verdict"), "rejected\n");
+    let times = |t: &str| {
+        let mut games: Vec<String> = t
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| l.split('\t').take(6).collect::<Vec<_>>().join("\t"))
+            .collect();
+        games.sort();
+        games
+    };
+    assert_eq!(times(&read("gen-1/round-1/gate.tsv")), times(&games));
+    assert!(!dir.join("gen-1/round-2").exists());
+    // The next round is a second round of generation 1, fitted on both rounds' games.
+    let out = rl_loop(&dir, "1", "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(read("log").contains("gen-1/round-2/candidate.net from the built-in network on 4 files"));
+
+    // An SPRT that accepts at once: generation 2 then plays with generation 1's network.
+    let dir2 = TempDir::new("rl-loop-accept");
+    let out = rl_loop(&dir2, "2", "-1000,-500,0.3,0.3");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let log = std::fs::read_to_string(dir2.join("log")).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(dir2.join("gen-1/round-1/verdict")).unwrap(),
+        "accepted\n",
+        "{log}"
+    );
+    let net1 = dir2.join("gen-1/round-1/candidate.net");
+    assert!(
+        log.contains(&format!("network {}", net1.display())),
+        "{log}"
+    );
+    assert!(dir2.join("gen-2/round-1/candidate.net").exists(), "{log}");
+
+    // Bad arguments are refused with the reason.
+    let out = rl_loop(&dir2, "many", "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("ROUNDS must be a positive number, not 'many'"));
+}
