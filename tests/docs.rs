@@ -651,6 +651,7 @@ fn the_notation_lists_name_every_command_that_follows_the_notation() {
         "showboard",
         "oust-solve 10",
         "oust-suggest b",
+        "oust-judge D4",
         "oust-heatmap",
         "oust-pv",
         "oust-status",

@@ -800,3 +800,66 @@ fn a_cancellable_genmove_fails_as_genmove_does_and_changes_nothing() {
     );
     assert_eq!(e.game().records().len(), 1);
 }
+
+/// `oust-judge` values the played move in the same searches as the best one: the best move loses nothing, a move
+/// the searches value lower loses the difference with an error, a move that throws away a proven win loses 100 by
+/// proof, and every refusal is `play`'s, the position unchanged.
+#[test]
+fn judge_measures_what_a_move_lost_within_searches_of_the_position_before_it() {
+    let mut e = fixed_engine();
+    let out = send(
+        &mut e,
+        &format!(
+            "{SEED}rectangular_boardsize 4 2\noust-setup b XO../....\n1 oust-judge A1\n2 oust-judge D2\n3 oust-status\n"
+        ),
+    );
+    assert!(
+        out.contains("=1 best A1 winrate 1.0000 visits ")
+            && out.contains(" proof win played A1 winrate 1.0000 visits "),
+        "{out}"
+    );
+    assert!(
+        out.contains(" proof win loss 0.0 error 0.0 pv b A1\n\n=2 "),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            " played D2 winrate 0.0000 visits 0 proof loss loss 100.0 error 0.0 pv b A1\n\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("=3 to-move b ") && out.contains(" placements 0 "),
+        "nothing is played: {out}"
+    );
+    // On an open board: a loss with an error, from visits given to the played move.
+    let out = send(&mut e, "boardsize 7\nplay b D4\n4 oust-judge A1\n");
+    let re = Regex::new(
+        r"=4 best ([A-HJ-Z]\d+) winrate [01]\.\d{4} visits (\d+) played A1 winrate [01]\.\d{4} visits (\d+) loss (\d+\.\d) error (\d+\.\d) pv w ",
+    )
+    .unwrap();
+    let caps = re.captures(&out).unwrap_or_else(|| panic!("{out}"));
+    assert_ne!(&caps[1], "A1", "{out}");
+    // The played move keeps 15% of each search's visits at least: of 300 playouts in 4 searches, 12 a search.
+    assert!(caps[3].parse::<u32>().unwrap() >= 44, "{out}");
+    assert!(caps[5].parse::<f64>().unwrap() > 0.0, "{out}");
+    // Refusals: as play's.
+    let out = send(
+        &mut e,
+        "5 oust-judge D4\n6 oust-judge pass\n7 oust-judge Z9\n8 oust-judge\n9 oust-status\n",
+    );
+    assert!(
+        out.contains("?5 illegal move: D4 is occupied by a black stone\n\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("?6 illegal move: white cannot pass while a placement is legal"),
+        "{out}"
+    );
+    assert!(out.contains("?7 "), "{out}");
+    assert!(out.contains("?8 syntax error"), "{out}");
+    assert!(
+        out.contains("=9 to-move w ") && out.contains(" placements 1 "),
+        "{out}"
+    );
+}

@@ -253,7 +253,7 @@ function turnOf(s, k) {
   const t = s.turns[i];
   const label = ui.notation === "ap" ? t.ap : t.gtp;
   const start = i > 0 ? s.turns[i - 1].moves : 0;
-  return { n: i + 1, label, color: t.color, placement: label.split(",")[k - start] || label };
+  return { n: i + 1, label, color: t.color, placement: label.split(",")[k - start] || label, vertex: t.gtp.split(",")[k - start] };
 }
 
 const CLASS_NAMES = { inaccuracy: "an inaccuracy", mistake: "a mistake", blunder: "a blunder" };
@@ -347,11 +347,14 @@ function drawReviewSummary(s) {
     const turn = turnOf(s, here.k);
     const before = r.rates[here.k], after = r.rates[here.k + 1];
     const own = (w) => (here.color === "black" ? w : 1 - w);
-    text = `${turn ? `${turn.n}. ${turn.label}` : `Placement ${here.k + 1}`}: ${cap(here.color)}${turn ? ` played ${turn.placement} and` : ""} lost ${here.loss} points, ${CLASS_NAMES[here.class]} ` +
-      `(${cap(here.color)}'s chance ${pct(own(before))} → ${pct(own(after))}).` + (best ? ` The engine prefers ${name(best)}.` : "");
+    const lost = here.proof ? `${here.loss} points by proof` : here.error ? `${here.loss} ± ${here.error} points` : `${here.loss} points`;
+    text = `${turn ? `${turn.n}. ${turn.label}` : `Placement ${here.k + 1}`}: ${cap(here.color)}${turn ? ` played ${turn.placement} and` : ""} lost ${lost}, ${CLASS_NAMES[here.class]} ` +
+      `(${cap(here.color)}'s chance ${pct(own(before))} → ${pct(own(after))}).` + (best ? ` The engine prefers ${name(best)}.` : "") +
+      (here.uncertain ? " Its loss alone would make it worse, but the searches disagree too much to say so." : "");
   }
   $("mistake-text").textContent = text;
-  board.renderBest(here && best ? best : null);
+  const playedHere = here ? turnOf(s, here.k) : null;
+  board.renderBest(here && best ? best : null, playedHere ? playedHere.vertex : null);
   $("play-line").hidden = !(here && pv && pv.length);
 }
 
@@ -361,7 +364,8 @@ function gotoMistake(dir) {
   if (!list.length) { showMessage("the review found no mistake or blunder"); return; }
   const p = s.moves;
   // Forward: the mistake of this very position first, unless it is the one shown; then the next one.
-  const target = dir > 0 ? list.find((m) => m.k === p && ui.mistakeAt !== p) || list.find((m) => m.k > p)
+  // At the end of the game (where a review leaves the page), forward starts again at the first mistake.
+  const target = dir > 0 ? list.find((m) => m.k === p && ui.mistakeAt !== p) || list.find((m) => m.k > p) || (p >= s.total ? list[0] : null)
     : [...list].reverse().find((m) => m.k < p);
   if (!target) { showMessage(dir > 0 ? "no mistake after this position" : "no mistake before this position"); return; }
   ui.mistakeAt = target.k;
@@ -514,6 +518,7 @@ function lastTurnText(t) {
   if (!t) return "";
   const parts = t.placements.map((p) => {
     const where = p.gtp === "swap" ? "swap" : name(p.gtp);
+    if (p.captured && p.ends) return `${where} captured ${p.captured} and won`;
     return p.captured ? `${where} captured ${p.captured}, extra turn` : where;
   });
   if (t.passed) parts.push(parts.length ? "then no legal placement: passed (forced)" : "no legal placement: passed (forced)");

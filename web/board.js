@@ -186,14 +186,18 @@ export class Board {
     }
   }
 
-  // The engine's better placement in a reviewed position: a ring on its cell (none for null).
-  renderBest(v) {
-    if (this.drawn.best === v) return;
-    this.drawn.best = v;
-    if (this.bestMark) { this.bestMark.remove(); this.bestMark = null; }
+  // In a reviewed position before a mistake: the engine's better placement ringed green and dashed, the placement
+  // played ringed red and solid, as Lichess draws its two arrows (none for null).
+  renderBest(v, played) {
+    const key = `${v}|${played}`;
+    if (this.drawn.best === key) return;
+    this.drawn.best = key;
+    for (const m of [this.bestMark, this.playedMark]) if (m) m.remove();
+    this.bestMark = this.playedMark = null;
+    const p = played && this.cells.get(played);
+    if (p && v) this.playedMark = el("circle", { class: "played-mark", cx: p.x, cy: p.y, r: 0.44, "data-played": played }, this.gMarks);
     const c = v && this.cells.get(v);
-    if (!c) return;
-    this.bestMark = el("circle", { class: "best-mark", cx: c.x, cy: c.y, r: 0.44, "data-best": v }, this.gMarks);
+    if (c) this.bestMark = el("circle", { class: "best-mark", cx: c.x, cy: c.y, r: 0.44, "data-best": v }, this.gMarks);
   }
 
   // The principal variation of a candidate as numbered ghost stones.

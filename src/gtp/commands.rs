@@ -334,6 +334,13 @@ pub static COMMANDS: &[CommandSpec] = &[
         think::heatmap
     ),
     command!(
+        "oust-judge",
+        "MOVE",
+        1..=1,
+        "search with MOVE forced: the best move, MOVE, and what MOVE lost",
+        think::judge
+    ),
+    command!(
         "oust-solve",
         "[SECONDS]",
         0..=1,

@@ -220,6 +220,53 @@ pub fn suggestion(
     out
 }
 
+/// `oust-judge`'s answer: the best move and the played one, each as `MOVE winrate W visits N [proof R]`, then the
+/// winning chance the played move lost (`loss`, a share of a win, with its standard error) in points of
+/// percentage (`loss L error E`, or `loss unknown` when the played move has no value), then the best move's
+/// principal variation.
+pub fn judgement(
+    pos: &Position,
+    notation: Notation,
+    best: (Move, Option<&crate::search::MoveStats>),
+    played: (Move, Option<&crate::search::MoveStats>),
+    loss: Option<(f64, f64)>,
+) -> String {
+    let name = |mv: Move| notation.move_text(pos.geometry(), mv);
+    let side =
+        |out: &mut String, word: &str, (mv, stats): (Move, Option<&crate::search::MoveStats>)| {
+            let _ = write!(out, "{word} {}", name(mv));
+            if let Some(m) = stats {
+                let _ = write!(out, " winrate {:.4} visits {}", m.winrate, m.visits);
+                if let Some(o) = m.proof {
+                    let _ = write!(out, " proof {}", proof_word(pos, o));
+                }
+            } else {
+                out.push_str(" visits 0");
+            }
+        };
+    let mut out = String::new();
+    side(&mut out, "best", best);
+    side(&mut out, " played", played);
+    match loss {
+        Some((loss, error)) => {
+            let _ = write!(out, " loss {:.1} error {:.1}", loss * 100.0, error * 100.0);
+        }
+        None => out.push_str(" loss unknown"),
+    }
+    out.push_str(" pv");
+    match best.1 {
+        Some(m) if !m.pv.is_empty() => {
+            for &(c, mv) in &m.pv {
+                let _ = write!(out, " {} {}", c.letter(), name(mv));
+            }
+        }
+        _ => {
+            let _ = write!(out, " {} {}", pos.to_move().letter(), name(best.0));
+        }
+    }
+    out
+}
+
 /// `win`, `loss` or `draw`: a proven outcome for the side to move of `pos`.
 fn proof_word(pos: &Position, o: crate::rules::Outcome) -> &'static str {
     match o.winner() {

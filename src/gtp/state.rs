@@ -8,7 +8,7 @@ use std::time::Duration;
 use crate::net::{self, Family, Net};
 use crate::notation::Notation;
 use crate::rng::Rng;
-use crate::rules::{Color, Game, Geometry, Shape};
+use crate::rules::{Color, Game, Geometry, Move, Shape};
 use crate::search::learned::Model;
 use crate::search::time::{Clock, TimeSystem, moves_left};
 use crate::search::{
@@ -168,6 +168,9 @@ impl Settings {
         self.level = Some(level);
     }
 }
+
+/// The independent searches `oust-judge` shares its limits between.
+pub const JUDGE_SEARCHES: usize = 4;
 
 impl Default for Settings {
     fn default() -> Settings {
@@ -540,28 +543,58 @@ impl Engine {
     /// as the settings say (drawn at the `temperature`). While a cancellable command runs, the search also stops
     /// when the session raises [`Engine::cancel`], and answers from what it has.
     pub(crate) fn think(&mut self) -> SearchResult {
-        self.search_now(true)
+        self.search_now(true, None)
     }
 
     /// [`Engine::think`] for an analysis: the search's own best move, never drawn, whatever the `temperature`.
     pub(crate) fn analyse(&mut self) -> SearchResult {
-        self.search_now(false)
+        self.search_now(false, None)
     }
 
-    fn search_now(&mut self, draw: bool) -> SearchResult {
+    /// [`Engine::analyse`] for a review's judgement of the legal move `played`: [`JUDGE_SEARCHES`] searches that
+    /// share the limits, each from nothing and with a seed of its own, so that the answer can say how far
+    /// searches of the position disagree. Each is the tree search alone, with no solver before it (the tree proves what it
+    /// reaches, for every root move), and keeps `played` at [`crate::search::FORCED_SHARE`] of the root's visits
+    /// at least, so that its value is measured in the same search as the best move's.
+    pub(crate) fn judge(&mut self, played: Move) -> Vec<SearchResult> {
+        let part = |l: Limits| Limits {
+            playouts: l.playouts.map(|p| p.div_ceil(JUDGE_SEARCHES as u64)),
+            time: l.time.map(|t| t / JUDGE_SEARCHES as u32),
+        };
+        (0..JUDGE_SEARCHES)
+            .map(|_| {
+                self.searcher.forget();
+                self.search_limited(false, Some(played), part)
+            })
+            .collect()
+    }
+
+    fn search_now(&mut self, draw: bool, forced: Option<Move>) -> SearchResult {
+        self.search_limited(draw, forced, |l| l)
+    }
+
+    fn search_limited(
+        &mut self,
+        draw: bool,
+        forced: Option<Move>,
+        limit: impl Fn(Limits) -> Limits,
+    ) -> SearchResult {
         let color = self.game.position().to_move();
-        let limits = self.limits(color);
+        let limits = limit(self.limits(color));
         let cancel = self.cancel.clone();
         let request = Request {
             limits,
             seed: self.rng.next_u64(),
             stop: cancel.as_deref(),
-            ..Request::default()
+            // An analysis' interval runs the tree search even where the solver or a single legal move would
+            // answer at once; the monitor is never due within a move.
+            interval: forced.map(|_| Duration::from_secs(86_400)),
         };
         let mut setup = self.search_setup();
         if !draw {
             setup.temperature = 0.0;
         }
+        setup.config.forced = forced;
         self.searcher
             .search(&self.game, &setup, &request, &mut |_| Control::Continue)
     }

@@ -21,6 +21,61 @@ pub const RATE_PROPERTY: &str = "SBKV";
 pub const BEST_PROPERTY: &str = "OUSTBEST";
 /// The root property that says the record holds a review, with its playouts a position (`OUSTREVIEW[2000]`).
 pub const REVIEW_PROPERTY: &str = "OUSTREVIEW";
+/// The SGF property of the judgement of the placement played from a position: what it lost and the standard
+/// error of that, in points, and `proof` when both values were proven (`OUSTJUDGE[14.1 1.2]`).
+pub const JUDGE_PROPERTY: &str = "OUSTJUDGE";
+
+/// How many standard errors a loss must clear a class's threshold by to be put in that class: a placement is
+/// classed by `loss - CONFIDENCE * error`, so that two searches of the same position seldom class it apart.
+pub const CONFIDENCE: f64 = 2.0;
+
+/// The judgement of one placement within one search of the position before it (`oust-judge`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judged {
+    /// The winning chance of the side to move with the best move (0 to 1).
+    pub best_rate: f64,
+    /// The winning chance the placement lost, in points of percentage.
+    pub loss: f64,
+    /// The standard error of `loss`, in points.
+    pub error: f64,
+    /// Both values were proven (the loss is exact).
+    pub proven: bool,
+    /// The engine's line from the position, its first move the best, as `[colour, vertex]` pairs.
+    pub pv: Vec<Value>,
+}
+
+/// Reads `oust-judge`'s answer (`best V winrate W visits N [proof R] played V winrate W visits N [proof R] loss L
+/// error E pv C V ...`); `None` when it has no loss (`loss unknown`) or is not such an answer.
+pub fn parse_judgement(text: &str) -> Option<Judged> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    // A key, not the value of `proof` (`proof loss`).
+    let at = |key: &str, from: usize| {
+        (from..words.len()).find(|&i| words[i] == key && (i == 0 || words[i - 1] != "proof"))
+    };
+    let played = at("played", 0)?;
+    let best_rate: f64 = words
+        .get(at("winrate", 0).filter(|&i| i < played)? + 1)?
+        .parse()
+        .ok()?;
+    let proofs = words.iter().filter(|w| **w == "proof").count();
+    let loss_at = at("loss", played)?;
+    let loss: f64 = words.get(loss_at + 1)?.parse().ok()?;
+    let error: f64 = words.get(at("error", loss_at)? + 1)?.parse().ok()?;
+    let pv = at("pv", loss_at).map_or_else(Vec::new, |i| {
+        words[i + 1..]
+            .chunks(2)
+            .filter(|c| c.len() == 2)
+            .map(|c| json!([c[0], c[1]]))
+            .collect()
+    });
+    Some(Judged {
+        best_rate,
+        loss,
+        error,
+        proven: proofs == 2 || (error == 0.0 && loss == 0.0 && proofs > 0),
+        pv,
+    })
+}
 
 /// A placement's class by the chance it lost.
 pub fn class(loss: f64) -> Option<&'static str> {
@@ -35,52 +90,66 @@ pub fn class(loss: f64) -> Option<&'static str> {
     }
 }
 
-/// The judgement of every placement of `line` (the moves in order, each with its colour) from `rates`, Black's
-/// winning chance in each position (from 0 to 1; `rates[k]` before move `k`, one more than the moves; `None`
-/// where the engine gave none). A move's loss is its side's chance before it less its side's chance after it, in
-/// points, never below 0 (the engine may find more after the move than before it). A pass is forced, so it is
-/// not judged; nor is a move next to a position without a rate.
+/// The judgement of every placement of `line` (the moves in order, each with its colour). `judged[k]`, where the
+/// engine judged move `k` within one search of the position before it, gives its loss and the loss's error; the
+/// placement's class is that of `loss - CONFIDENCE * error` (a proven loss has no error), and `uncertain` marks
+/// one whose loss alone would put it in a worse class: the search cannot tell. Where there is no such judgement
+/// (a review saved before them, an engine without `oust-judge`), the loss is its side's chance before the move
+/// (`rates[k]`, Black's chance from 0 to 1, one more than the moves) less its chance after it, in points, never
+/// below 0. A pass is forced, so it is not judged; nor is a move without either.
 ///
-/// The result: `placements` (each judged move: its index, colour, loss and class) and `summary` (for each side:
-/// the count of each class, the placements judged and the average loss).
-pub fn judge(line: &[(Color, Move)], rates: &[Option<f64>]) -> Value {
+/// The result: `placements` (each judged move: its index, colour, loss and class, with `error`, `uncertain` and
+/// `proof` where they apply) and `summary` (for each side: the count of each class, the placements judged and the
+/// average loss).
+pub fn judge(line: &[(Color, Move)], rates: &[Option<f64>], judged: &[Option<Judged>]) -> Value {
     let mut placements = Vec::new();
     let mut sides = [Side::default(), Side::default()];
     for (k, &(color, mv)) in line.iter().enumerate() {
-        let (Some(before), Some(after)) = (
-            rates.get(k).copied().flatten(),
-            rates.get(k + 1).copied().flatten(),
-        ) else {
-            continue;
-        };
         if mv == Move::Pass {
             continue;
         }
-        let own = |black: f64| {
-            if color == Color::Black {
-                black
-            } else {
-                1.0 - black
+        let round = |x: f64| (x * 10.0).round() / 10.0;
+        let mut entry = if let Some(j) = judged.get(k).and_then(Option::as_ref) {
+            let (loss, error) = (round(j.loss.max(0.0)), round(j.error.max(0.0)));
+            let lower = (loss - CONFIDENCE * error).max(0.0);
+            let mut e = json!({"loss": loss, "error": error, "class": class(lower)});
+            if class(loss) != class(lower) {
+                e["uncertain"] = json!(true);
             }
+            if j.proven && loss > 0.0 {
+                e["proof"] = json!(true);
+            }
+            e
+        } else {
+            let (Some(before), Some(after)) = (
+                rates.get(k).copied().flatten(),
+                rates.get(k + 1).copied().flatten(),
+            ) else {
+                continue;
+            };
+            let own = |black: f64| {
+                if color == Color::Black {
+                    black
+                } else {
+                    1.0 - black
+                }
+            };
+            let loss = round(((own(before) - own(after)) * 100.0).max(0.0));
+            json!({"loss": loss, "class": class(loss)})
         };
-        let loss = ((own(before) - own(after)) * 100.0).max(0.0);
-        let loss = (loss * 10.0).round() / 10.0;
-        let class = class(loss);
+        let loss = entry["loss"].as_f64().unwrap_or(0.0);
         let side = &mut sides[color.index()];
         side.judged += 1;
         side.total += loss;
-        match class {
+        match entry["class"].as_str() {
             Some("blunder") => side.blunders += 1,
             Some("mistake") => side.mistakes += 1,
             Some(_) => side.inaccuracies += 1,
             None => {}
         }
-        placements.push(json!({
-            "k": k,
-            "color": color.name(),
-            "loss": loss,
-            "class": class,
-        }));
+        entry["k"] = json!(k);
+        entry["color"] = json!(color.name());
+        placements.push(entry);
     }
     json!({
         "placements": placements,
@@ -97,11 +166,12 @@ pub fn finished(
     line: &[(Color, Move)],
     rates: &[Value],
     pvs: Vec<Vec<Value>>,
+    judged: &[Option<Judged>],
     seconds: Option<f64>,
 ) -> Value {
     let total = rates.len();
     let numbers: Vec<Option<f64>> = rates.iter().map(Value::as_f64).collect();
-    let mut v = judge(line, &numbers);
+    let mut v = judge(line, &numbers, judged);
     v["playouts"] = json!(playouts);
     v["done"] = json!(total);
     v["total"] = json!(total);
@@ -168,20 +238,33 @@ pub fn sgf_properties(review: &Value, k: usize) -> String {
             .collect();
         out.push_str(&format!("{BEST_PROPERTY}[{}]", words.join(" ")));
     }
+    if let Some(p) = review["placements"]
+        .as_array()
+        .and_then(|ps| ps.iter().find(|p| p["k"].as_u64() == Some(k as u64)))
+        && let (Some(loss), Some(error)) = (p["loss"].as_f64(), p["error"].as_f64())
+    {
+        let proof = if p["proof"] == json!(true) {
+            " proof"
+        } else {
+            ""
+        };
+        out.push_str(&format!("{JUDGE_PROPERTY}[{loss:.1} {error:.1}{proof}]"));
+    }
     out
 }
 
 /// The engine's line from each position, as `[colour, vertex]` pairs.
 pub type Lines = Vec<Vec<Value>>;
 
-/// The rates and lines of a review read back from a record's properties (`props`: position, key, value), for
-/// `positions` positions; `None` when the record holds no rate at all.
-pub fn from_properties(
-    props: &[(usize, String, String)],
-    positions: usize,
-) -> Option<(Vec<Option<f64>>, Lines)> {
+/// A review read back from a record: each position's rate, line and the judgement of the placement played from it.
+pub type Held = (Vec<Option<f64>>, Lines, Vec<Option<Judged>>);
+
+/// The rates, lines and judgements of a review read back from a record's properties (`props`: position, key,
+/// value), for `positions` positions; `None` when the record holds no rate at all.
+pub fn from_properties(props: &[(usize, String, String)], positions: usize) -> Option<Held> {
     let mut rates = vec![None; positions];
     let mut pvs = vec![Vec::new(); positions];
+    let mut judged: Vec<Option<Judged>> = vec![None; positions];
     let mut any = false;
     for (k, key, value) in props {
         if *k >= positions {
@@ -196,9 +279,25 @@ pub fn from_properties(
             }
         } else if key == BEST_PROPERTY {
             pvs[*k] = pv_of(&format!("VAR {value}"));
+        } else if key == JUDGE_PROPERTY {
+            let words: Vec<&str> = value.split_whitespace().collect();
+            if let [loss, error, rest @ ..] = words.as_slice()
+                && let (Ok(loss), Ok(error)) = (loss.parse::<f64>(), error.parse::<f64>())
+                && (0.0..=100.0).contains(&loss)
+                && (0.0..=100.0).contains(&error)
+            {
+                judged[*k] = Some(Judged {
+                    best_rate: 0.5,
+                    loss,
+                    error,
+                    proven: rest == ["proof"],
+                    pv: Vec::new(),
+                });
+            }
         }
     }
-    any.then_some((rates, pvs))
+    // The rate is Black's; a judgement's best rate the side to move's, which a record does not keep: unused.
+    any.then_some((rates, pvs, judged))
 }
 
 #[cfg(test)]
@@ -223,7 +322,7 @@ mod tests {
         // Black's chance: 50, 50 (B lost 0), 80 (W lost 30: blunder), 68 (B lost 12: mistake), 62 (B lost 6:
         // inaccuracy), 62 (a pass: not judged), 70 (B gained: 0).
         let rates = [0.5, 0.5, 0.8, 0.68, 0.62, 0.62, 0.7].map(Some);
-        let j = judge(&line, &rates);
+        let j = judge(&line, &rates, &[]);
         let classes: Vec<(u64, &str, f64, Value)> = j["placements"]
             .as_array()
             .unwrap()
@@ -258,7 +357,7 @@ mod tests {
         // A position without a rate leaves its two neighbouring moves unjudged.
         let mut holes = rates;
         holes[2] = None;
-        let j = judge(&line, &holes);
+        let j = judge(&line, &holes, &[]);
         let ks: Vec<u64> = j["placements"]
             .as_array()
             .unwrap()
@@ -270,6 +369,91 @@ mod tests {
         assert_eq!(class(5.0), Some("inaccuracy"));
         assert_eq!(class(10.0), Some("mistake"));
         assert_eq!(class(20.0), Some("blunder"));
+    }
+
+    fn judged(loss: f64, error: f64, proven: bool) -> Option<Judged> {
+        Some(Judged {
+            best_rate: 0.5,
+            loss,
+            error,
+            proven,
+            pv: Vec::new(),
+        })
+    }
+
+    #[test]
+    fn a_placement_judged_within_one_search_is_classed_by_what_the_search_can_tell() {
+        let line = [
+            (Color::Black, place(0)),
+            (Color::White, place(1)),
+            (Color::Black, place(2)),
+            (Color::White, place(3)),
+            (Color::Black, place(4)),
+        ];
+        // The rates alone would call the first placement a blunder (Black 80 -> 40): the search ranked it first.
+        let rates = [0.8, 0.4, 0.4, 0.4, 0.4, 0.4].map(Some);
+        let j = judge(
+            &line,
+            &rates,
+            &[
+                judged(0.0, 0.0, false),
+                judged(14.1, 1.0, false),
+                judged(11.0, 1.0, false),
+                judged(100.0, 0.0, true),
+                judged(4.0, 3.0, false),
+            ],
+        );
+        let ps = j["placements"].as_array().unwrap();
+        assert_eq!(
+            ps[0],
+            json!({"k": 0, "color": "black", "loss": 0.0, "error": 0.0, "class": null})
+        );
+        assert_eq!(ps[1]["class"], json!("mistake"));
+        assert!(ps[1].get("uncertain").is_none());
+        // 11 points, but within two errors of the mistake's 10: an inaccuracy, and said to be uncertain.
+        assert_eq!(ps[2]["class"], json!("inaccuracy"));
+        assert_eq!(ps[2]["uncertain"], json!(true));
+        assert_eq!(ps[3]["class"], json!("blunder"));
+        assert_eq!(ps[3]["proof"], json!(true));
+        assert_eq!(ps[4]["class"], Value::Null);
+        assert_eq!(
+            j["summary"]["black"],
+            json!({"inaccuracies": 1, "mistakes": 0, "blunders": 0, "judged": 3, "average_loss": 5.0})
+        );
+        // The judgement goes into the record and back.
+        let review = json!({"rates": [0.8, 0.4], "pv": [[], []], "placements": ps});
+        assert_eq!(sgf_properties(&review, 1), "SBKV[40.0]OUSTJUDGE[14.1 1.0]");
+        assert_eq!(sgf_properties(&review, 3), "OUSTJUDGE[100.0 0.0 proof]");
+        let props = vec![
+            (1, "OUSTJUDGE".to_string(), "14.1 1.0".to_string()),
+            (3, "OUSTJUDGE".to_string(), "100.0 0.0 proof".to_string()),
+            (2, "OUSTJUDGE".to_string(), "lots".to_string()),
+            (0, "SBKV".to_string(), "80".to_string()),
+        ];
+        let (_, _, back) = from_properties(&props, 5).unwrap();
+        assert_eq!(back[1], judged(14.1, 1.0, false));
+        assert_eq!(back[3], judged(100.0, 0.0, true));
+        assert_eq!(back[2], None);
+    }
+
+    #[test]
+    fn oust_judge_answers_are_read() {
+        let j = parse_judgement(
+            "best E4 winrate 0.5670 visits 7608 played A1 winrate 0.4197 visits 1500 loss 14.7 error 1.4 pv b E4 b G2",
+        )
+        .unwrap();
+        assert_eq!(j.best_rate, 0.567);
+        assert_eq!((j.loss, j.error, j.proven), (14.7, 1.4, false));
+        assert_eq!(j.pv, [json!(["b", "E4"]), json!(["b", "G2"])]);
+        let j = parse_judgement(
+            "best A1 winrate 1.0000 visits 2 proof win played D2 winrate 0.0000 visits 0 proof loss loss 100.0 error 0.0 pv b A1",
+        )
+        .unwrap();
+        assert_eq!((j.best_rate, j.loss, j.proven), (1.0, 100.0, true));
+        assert!(
+            parse_judgement("best A1 visits 0 played D2 visits 0 loss unknown pv b A1").is_none()
+        );
+        assert!(parse_judgement("INFLUENCE A1 1.00").is_none());
     }
 
     #[test]
@@ -288,7 +472,7 @@ mod tests {
             (1, "SBKV".to_string(), "250".to_string()),
             (7, "SBKV".to_string(), "10".to_string()),
         ];
-        let (rates, pvs) = from_properties(&props, 3).unwrap();
+        let (rates, pvs, _) = from_properties(&props, 3).unwrap();
         assert_eq!(rates, [Some(0.5), Some(0.625), None]);
         assert_eq!(pvs[0], [json!(["b", "C3"]), json!(["w", "D4"])]);
         assert!(from_properties(&[], 3).is_none());

@@ -460,16 +460,17 @@ impl Session {
                 .map(|(k, v)| (0, k.clone(), v.clone()))
                 .chain(record.node_info.iter().cloned())
                 .collect();
-            review_held = review::from_properties(&props, line.len() + 1).map(|(rates, pvs)| {
-                let playouts = record
-                    .get(review::REVIEW_PROPERTY)
-                    .and_then(|p| p.trim().parse().ok())
-                    .unwrap_or(0);
-                let rates: Vec<Value> = rates.into_iter().map(|r| json!(r)).collect();
-                let mut v = review::finished(playouts, &line, &rates, pvs, None);
-                v["loaded"] = json!(true);
-                v
-            });
+            review_held =
+                review::from_properties(&props, line.len() + 1).map(|(rates, pvs, judged)| {
+                    let playouts = record
+                        .get(review::REVIEW_PROPERTY)
+                        .and_then(|p| p.trim().parse().ok())
+                        .unwrap_or(0);
+                    let rates: Vec<Value> = rates.into_iter().map(|r| json!(r)).collect();
+                    let mut v = review::finished(playouts, &line, &rates, pvs, &judged, None);
+                    v["loaded"] = json!(true);
+                    v
+                });
             self.date = name_of("DT");
             comment = name_of("C");
             (game, [name_of("PB"), name_of("PW")])
@@ -657,16 +658,25 @@ impl Session {
             first -= 1;
         }
         let geo = self.geometry();
+        let over = self.over();
         let placements: Vec<Value> = records[first..]
             .iter()
-            .filter_map(|r| match r.mv {
-                Move::Place(p) => Some(json!({
-                    "gtp": geo.name(p),
-                    "ap": cell_name(geo, p),
-                    "captured": r.report.captured,
-                })),
-                Move::Swap => Some(json!({"gtp": "swap", "ap": "swap", "captured": 0})),
-                Move::Pass => None,
+            .enumerate()
+            .filter_map(|(i, r)| {
+                // The game's last placement ends it: no extra turn follows a winning capture (rule 7).
+                let ends = over && first + i + 1 == records.len();
+                match r.mv {
+                    Move::Place(p) => Some(json!({
+                        "gtp": geo.name(p),
+                        "ap": cell_name(geo, p),
+                        "captured": r.report.captured,
+                        "ends": ends,
+                    })),
+                    Move::Swap => {
+                        Some(json!({"gtp": "swap", "ap": "swap", "captured": 0, "ends": ends}))
+                    }
+                    Move::Pass => None,
+                }
             })
             .collect();
         let pos = self.game.position();

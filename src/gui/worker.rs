@@ -114,6 +114,8 @@ pub(crate) struct Worker {
     /// The engine knows `oust-set-param` (oust's parameters), `oust-analyze` and `oust-genmove_cancellable`.
     oust_params: bool,
     analyze: bool,
+    /// The engine judges a placement within one search (`oust-judge`), for the review.
+    judge: bool,
     cancellable: bool,
     /// The last engine move, for the pace of engine-against-engine play.
     last_move: Instant,
@@ -153,6 +155,7 @@ impl Worker {
             known: Known::default(),
             oust_params: false,
             analyze: false,
+            judge: false,
             cancellable: false,
             last_move: Instant::now(),
             analysed_out: None,
@@ -178,6 +181,7 @@ impl Worker {
         let name = self.ask("name")?;
         let version = self.ask("version").unwrap_or_default();
         self.analyze = self.ask("known_command oust-analyze").as_deref() == Ok("true");
+        self.judge = self.ask("known_command oust-judge").as_deref() == Ok("true");
         self.oust_params = self.ask("known_command oust-set-param").as_deref() == Ok("true");
         self.cancellable = self
             .ask(&format!("known_command {CANCELLABLE_GENMOVE}"))
@@ -871,8 +875,10 @@ impl Worker {
         Ok(())
     }
 
-    /// Evaluates every position of the record with `oust-heatmap` at `playouts` playouts each, Black's winning
-    /// chance by position, with progress; any change of the game cancels it.
+    /// Judges every placement of the record within one search of the position before it (`oust-judge`, at
+    /// `playouts` playouts, the played placement kept at a share of the visits): that search gives the position's
+    /// winning chance, the engine's line and what the played placement lost. The last position, which has no
+    /// placement to judge, gets a rate from `oust-heatmap`. Progress is shown; any change of the game cancels it.
     fn review(&mut self, playouts: u64) -> Result<(), String> {
         let target = {
             let s = self.hub.lock();
@@ -885,6 +891,7 @@ impl Worker {
         let started = Instant::now();
         let mut rates: Vec<Value> = vec![Value::Null; total];
         let mut pvs: Vec<Vec<Value>> = vec![Vec::new(); total];
+        let mut judged: Vec<Option<review::Judged>> = vec![None; total - 1];
         let fixed = Target {
             strength: Strength::Playouts(playouts),
             ..target.clone()
@@ -912,14 +919,33 @@ impl Worker {
             }
             self.hub.notify();
             self.sync(&step)?;
-            let reply = self.send("oust-heatmap", Self::move_limit(fixed.strength))?;
-            if let Some(rate) = heatmap_rate(&reply.text) {
-                rates[k] = json!(rate);
-                // The engine's line from this position: its better placement, and what follows.
-                if self.analyze {
-                    let pv = self.send("oust-pv", COMMAND_LIMIT)?;
-                    pvs[k] = review::pv_of(&pv.text);
+            let Some(&(color, mv)) = target.moves.get(k).filter(|_| self.judge) else {
+                // The last position, or an engine without `oust-judge`: the heat map's rate (and line); the
+                // placements are then judged by the difference of the rates before and after them.
+                let reply = self.send("oust-heatmap", Self::move_limit(fixed.strength))?;
+                if let Some(rate) = heatmap_rate(&reply.text) {
+                    rates[k] = json!(rate);
+                    if self.analyze {
+                        let pv = self.send("oust-pv", COMMAND_LIMIT)?;
+                        pvs[k] = review::pv_of(&pv.text);
+                    }
                 }
+                continue;
+            };
+            if mv == Move::Pass {
+                // A pass is forced: nothing to judge, and nothing to search.
+                continue;
+            }
+            let command = format!("oust-judge {}", notation::move_name(&target.geo, mv));
+            let reply = self.send(&command, Self::move_limit(fixed.strength))?;
+            if let Some(j) = review::parse_judgement(&reply.text) {
+                rates[k] = json!(if color == Color::Black {
+                    j.best_rate
+                } else {
+                    1.0 - j.best_rate
+                });
+                pvs[k] = j.pv.clone();
+                judged[k] = Some(j);
             }
         }
         // A finished game's last position has no search: its rate is the result.
@@ -944,6 +970,7 @@ impl Worker {
             &target.moves,
             &rates,
             pvs,
+            &judged,
             Some((started.elapsed().as_secs_f64() * 10.0).round() / 10.0),
         ));
         s.changed();

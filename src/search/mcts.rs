@@ -110,7 +110,13 @@ pub struct Config {
     /// The network, when it evaluates the leaves: its policy replaces the priors and its value (mixed with a
     /// playout by its lambda) the playout; every leaf is expanded at its first visit.
     pub net: Option<NetEval>,
+    /// A root move that every search of the root keeps at [`FORCED_SHARE`] of the root's visits at least, however
+    /// little the search thinks of it: the played placement a game review values beside the best one.
+    pub forced: Option<Move>,
 }
+
+/// The share of the root's visits a [`Config::forced`] move gets at least.
+pub const FORCED_SHARE: f32 = 0.15;
 
 impl Default for Config {
     fn default() -> Config {
@@ -123,6 +129,7 @@ impl Default for Config {
             weights: PriorWeights::default(),
             priors: Priors::Handmade,
             net: None,
+            forced: None,
         }
     }
 }
@@ -264,6 +271,14 @@ fn select(sh: &Shared, id: u32, me: Color) -> u32 {
     let (nv, ns) = node.stats();
     debug_assert!(!children.is_empty(), "select on a node without children");
     let cfg = sh.cfg;
+    if let Some(forced) = cfg.forced
+        && id == tree.root()
+        && let Some(c) = children.clone().find(|&c| tree.node(c).mv() == forced)
+        && tree.node(c).proof().is_none()
+        && (tree.node(c).visits() as f32) < FORCED_SHARE * nv as f32
+    {
+        return c;
+    }
     let mut best = children.start;
     let mut best_score = f32::NEG_INFINITY;
     match cfg.flavor {
@@ -828,6 +843,54 @@ pub fn best_child(tree: &Tree, id: u32) -> u32 {
     children
         .max_by_key(|&c| key(c))
         .expect("an expanded node with children")
+}
+
+/// What the played root move lost against the best one, as a share of a win, with the standard error of that
+/// difference: 0 when they are the same move (the search's first choice is never marked), `None` when the played
+/// move has no value (the search never reached it). A proven value has no error; an unproven one the binomial
+/// error of its visits' results (`sqrt(w (1 - w) / n)`), taken as independent for the two moves. A loss is never
+/// below 0: a played move that reads better than the best one on fewer visits lost nothing.
+pub fn judged_loss(
+    best: (Move, Option<&MoveStats>),
+    played: (Move, Option<&MoveStats>),
+) -> Option<(f64, f64)> {
+    if best.0 == played.0 {
+        return Some((0.0, 0.0));
+    }
+    let (b, p) = (best.1?, played.1?);
+    if p.proof.is_none() && p.visits == 0 {
+        return None;
+    }
+    let error = |m: &MoveStats| {
+        if m.proof.is_some() {
+            0.0
+        } else {
+            let w = f64::from(m.winrate);
+            (w * (1.0 - w) / f64::from(m.visits.max(1))).sqrt()
+        }
+    };
+    let loss = (f64::from(b.winrate) - f64::from(p.winrate)).max(0.0);
+    Some((loss, error(b).hypot(error(p))))
+}
+
+/// The loss of a placement judged by several independent searches, each `(loss, error)` of [`judged_loss`]: their
+/// mean, with the larger of two errors of that mean, the binomial one of the searches' visits and the one their
+/// spread shows (for two searches, half their difference: the run-to-run noise that the visits alone do not
+/// see). A placement that one of two searches ranks first so never reads as lost beyond its error.
+pub fn combined_loss(parts: &[(f64, f64)]) -> Option<(f64, f64)> {
+    if parts.is_empty() {
+        return None;
+    }
+    let n = parts.len() as f64;
+    let mean = parts.iter().map(|p| p.0).sum::<f64>() / n;
+    let binomial = parts.iter().map(|p| p.1 * p.1).sum::<f64>().sqrt() / n;
+    let spread = if parts.len() > 1 {
+        let var = parts.iter().map(|p| (p.0 - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        (var / n).sqrt()
+    } else {
+        0.0
+    };
+    Some((mean, binomial.max(spread)))
 }
 
 /// The root as the protocol layer reports it.

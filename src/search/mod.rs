@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 pub use mcts::{
-    Config, Control, Flavor, Limits, MoveStats, NET_C_PUCT, NET_FPU_REDUCTION, NET_LAMBDA, NetEval,
-    Priors, RootInfo,
+    Config, Control, FORCED_SHARE, Flavor, Limits, MoveStats, NET_C_PUCT, NET_FPU_REDUCTION,
+    NET_LAMBDA, NetEval, Priors, RootInfo, combined_loss, judged_loss,
 };
 pub use playout::{PlayoutResult, play_random, random_playout};
 pub use simple::choose_quick;

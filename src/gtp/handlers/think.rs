@@ -4,13 +4,13 @@ use std::time::{Duration, Instant};
 
 use crate::gtp::args;
 use crate::gtp::error::{GtpError, syntax};
-use crate::gtp::format::{move_name, suggestion};
+use crate::gtp::format::{judgement, move_name, suggestion};
 use crate::gtp::parse::{parse_color, parse_int};
 use crate::gtp::reply::Reply;
 use crate::gtp::state::{Analysis, Engine, SharedSearch};
 use crate::notation;
 use crate::rules::{Color, IllegalMove, Move, Outcome, Status};
-use crate::search::{MoveStats, SearchResult};
+use crate::search::{MoveStats, SearchResult, combined_loss, judged_loss};
 use crate::solve::{self, Verdict};
 
 /// Seconds `oust-solve` takes without an argument.
@@ -219,6 +219,125 @@ pub fn suggest(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
         None
     };
     Ok(suggestion(&pos, e.settings.notation, mv, stats, report.as_ref()).into())
+}
+
+/// Visits under which `oust-judge` does not take a played move's value from the search (one that a proof of the
+/// root ended before the move got its share): it searches the position after the move instead.
+const JUDGE_MIN_VISITS: u32 = 32;
+
+/// `oust-judge MOVE`: judges the legal move MOVE within two independent searches of half the usual limits each
+/// (the tree search alone, MOVE kept at [`crate::search::FORCED_SHARE`] of the root's visits), and answers the
+/// first search's best move and MOVE, each with its winning chance averaged over the searches that valued it and
+/// its visits in both, and what MOVE lost: the mean of what each search says it lost against its own best move,
+/// with an error that is the larger of the visits' binomial one and the searches' spread ([`combined_loss`]).
+/// Nothing is played.
+pub fn judge(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
+    let notation = e.settings.notation;
+    let pos = e.game.position().clone();
+    let geo = pos.geometry_arc().clone();
+    let played = args::mv(&geo, notation, args[0])?;
+    let me = pos.to_move();
+    // Refused as `play` refuses it.
+    let mut after = e.game.clone();
+    after
+        .play(me, played)
+        .map_err(|err| GtpError::Illegal(notation.illegal(&geo, err)))?;
+    let searches = e.judge(played);
+    let first_best = searches[0].best.unwrap_or(played);
+    let mut after_value: Option<MoveStats> = None;
+    let mut losses = Vec::new();
+    let mut best_seen = Vec::new();
+    let mut played_seen = Vec::new();
+    for r in &searches {
+        let stats = |mv: Move| r.info.moves.iter().find(|m| m.mv == mv).cloned();
+        let best = r.best.unwrap_or(played);
+        let mut p = stats(played);
+        let unreached = p
+            .as_ref()
+            .is_none_or(|m| m.visits < JUDGE_MIN_VISITS && m.proof.is_none());
+        if best != played && unreached && played != Move::Swap {
+            // A proof of the root ends the search before the played move has the visits to value it: value the
+            // position after it with a search of its own, in the mover's view (a capture keeps the turn).
+            let v = match &after_value {
+                Some(v) => v.clone(),
+                None => after_value
+                    .insert(value_after(e, after.clone(), played))
+                    .clone(),
+            };
+            p = Some(v);
+        }
+        if let Some(l) = judged_loss((best, stats(best).as_ref()), (played, p.as_ref())) {
+            losses.push(l);
+        }
+        best_seen.extend(stats(first_best));
+        played_seen.extend(p);
+    }
+    let loss = if losses.len() == searches.len() {
+        combined_loss(&losses)
+    } else {
+        None
+    };
+    Ok(judgement(
+        &pos,
+        notation,
+        (first_best, merged(&best_seen).as_ref()),
+        (played, merged(&played_seen).as_ref()),
+        loss,
+    )
+    .into())
+}
+
+/// One move's statistics from several searches: the visits added up, the winning chance averaged, a proof where
+/// one found it, the first search's line.
+fn merged(seen: &[MoveStats]) -> Option<MoveStats> {
+    let first = seen.first()?;
+    let mut m = first.clone();
+    m.visits = seen.iter().map(|s| s.visits).fold(0, u32::saturating_add);
+    m.winrate = seen.iter().map(|s| s.winrate).sum::<f32>() / seen.len() as f32;
+    m.proof = seen.iter().find_map(|s| s.proof);
+    if let Some(o) = m.proof {
+        m.winrate = match o.winner() {
+            Some(w) if Some(w) == first.pv.first().map(|&(c, _)| c) => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+    }
+    Some(m)
+}
+
+/// The value of the position `after` (the game after the move `played`) for the side that played it, from a
+/// search of that position (or its end), as the move's statistics.
+fn value_after(e: &mut Engine, after: crate::rules::Game, played: Move) -> MoveStats {
+    let mover = e.game.position().to_move();
+    let status = after.position().status();
+    let turn_kept = after.position().to_move() == mover;
+    let saved = std::mem::replace(&mut e.game, after);
+    let (winrate, visits, proof) = match status {
+        Status::Over(o) => (
+            match o.winner() {
+                Some(w) if w == mover => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            },
+            0,
+            Some(o),
+        ),
+        _ => {
+            let r = e.analyse();
+            let w = r.winrate().unwrap_or(0.5);
+            let visits = u32::try_from(r.info.visits).unwrap_or(u32::MAX);
+            (if turn_kept { w } else { 1.0 - w }, visits, r.info.proof)
+        }
+    };
+    e.game = saved;
+    MoveStats {
+        mv: played,
+        visits,
+        winrate,
+        prior: 0.0,
+        proof,
+        pv: vec![(mover, played)],
+    }
 }
 
 /// Visits a move needs before the heat map labels it with its winning chance: fewer say little (one lost playout
