@@ -1,7 +1,8 @@
 #!/bin/sh
 # Makes the built-in networks again, byte for byte (docs/learning.md): the distillation self-play of the engine
-# with the learned priors, then one fit for each family. About 9 CPU-hours of self-play (some 4.5 hours on 2
-# cores) and 0.5 to 1 CPU-hour of fitting a network. Needs GNU parallel and a release build.
+# with the learned priors, then one fit for each family (generation 0), then the hexhex network's generation 1:
+# its own self-play and a fit from generation 0 (docs/results.md). About 10 CPU-hours of self-play (some 5 hours on
+# 2 cores) and 0.5 to 1 CPU-hour of fitting a network. Needs GNU parallel and a release build.
 #
 #   scripts/regenerate-nets.sh [WORK-DIRECTORY]
 #
@@ -20,5 +21,19 @@ cat "$dir/gen0-1.txt" "$dir/gen0-2.txt" > "$dir/gen0.txt"
 awk '{ print } /^g 862 / { exit }' "$dir/gen0.txt" > "$dir/gen0-863.txt"
 
 "$oust" train-net "$dir/gen0.txt" --family square --channels 32 --blocks 4 --epochs 4 --out weights/oust-net-square.net
-"$oust" train-net "$dir/gen0-863.txt" --family hex --channels 32 --blocks 4 --epochs 4 --out weights/oust-net-hex.net
+"$oust" train-net "$dir/gen0-863.txt" --family hex --channels 32 --blocks 4 --epochs 4 \
+    --out weights/history/oust-net-hex-gen0.net
+
+# Generation 1 of the hexhex network (docs/results.md): generation 0 plays itself at 400 visits a move, the first
+# 168 and 180 games of the two shards of an 8,000-game run (about 1.1 CPU-hours), and a fit from generation 0.
+for k in 1 2; do
+    stop=$([ "$k" = 1 ] && echo 168 || echo 180)
+    "$oust" selfplay --boards hex7,hex5,hex7,hex6,hex7,hex8,hex7,hex9 --games 8000 --playouts 400 --priors network \
+        --net weights/history/oust-net-hex-gen0.net --seed 4601 --shard "$k/2" --stop-after "$stop" \
+        --out "$dir/gen1-$k.txt" &
+done
+wait
+"$oust" train-net "$dir/gen1-1.txt" "$dir/gen1-2.txt" --family hex --init weights/history/oust-net-hex-gen0.net \
+    --epochs 2 --seed 1 --out weights/oust-net-hex.net
+cp weights/oust-net-hex.net weights/history/oust-net-hex-gen1.net
 echo "weights/oust-net-square.net and weights/oust-net-hex.net written: rebuild (cargo build --release)" >&2

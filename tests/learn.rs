@@ -446,7 +446,11 @@ fn the_loop_keeps_only_a_network_its_gate_accepts_and_resumes_a_cut_gate() {
     let read = |p: &str| std::fs::read_to_string(dir.join(p)).unwrap();
     // An SPRT that eight games cannot decide: rejected.
     let out = rl_loop(&dir, "1", "0,50,0.05,0.05");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(read("gen-1/round-1/verdict"), "rejected\n");
     let games = read("gen-1/round-1/gate.tsv");
     // Cut in its gate: the verdict and the gate's output are gone; the rerun plays the same games again.
@@ -454,7 +458,11 @@ fn the_loop_keeps_only_a_network_its_gate_accepts_and_resumes_a_cut_gate() {
     std::fs::remove_file(dir.join("gen-1/round-1/gate.out")).unwrap();
     // The settings are the first run's: this SPRT is not used.
     let out = rl_loop(&dir, "1", "-1000,-900,0.05,0.05");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(read("gen-1/round-1/verdict"), "rejected\n");
     let times = |t: &str| {
         let mut games: Vec<String> = t
@@ -469,13 +477,23 @@ fn the_loop_keeps_only_a_network_its_gate_accepts_and_resumes_a_cut_gate() {
     assert!(!dir.join("gen-1/round-2").exists());
     // The next round is a second round of generation 1, fitted on both rounds' games.
     let out = rl_loop(&dir, "1", "");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(read("log").contains("gen-1/round-2/candidate.net from the built-in network on 4 files"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        read("log").contains("gen-1/round-2/candidate.net from the built-in network on 4 files")
+    );
 
     // An SPRT that accepts at once: generation 2 then plays with generation 1's network.
     let dir2 = TempDir::new("rl-loop-accept");
     let out = rl_loop(&dir2, "2", "-1000,-500,0.3,0.3");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let log = std::fs::read_to_string(dir2.join("log")).unwrap();
     assert_eq!(
         std::fs::read_to_string(dir2.join("gen-1/round-1/verdict")).unwrap(),
@@ -492,5 +510,53 @@ fn the_loop_keeps_only_a_network_its_gate_accepts_and_resumes_a_cut_gate() {
     // Bad arguments are refused with the reason.
     let out = rl_loop(&dir2, "many", "");
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("ROUNDS must be a positive number, not 'many'"));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("ROUNDS must be a positive number, not 'many'")
+    );
+}
+
+/// `--stop-after N` leaves the first N games of a shard, and the same command without it goes on to the shard's
+/// end: the file is then the shard's, game for game.
+#[test]
+fn selfplay_stops_after_a_prefix_of_its_shard_and_goes_on_from_it() {
+    let dir = TempDir::new("selfplay-stop");
+    let path = |name: &str| dir.join(name).display().to_string();
+    let whole = selfplay(&[
+        "--games",
+        "8",
+        "--shard",
+        "2/2",
+        "--out",
+        &path("whole.txt"),
+    ]);
+    assert!(
+        whole.status.success(),
+        "{}",
+        String::from_utf8_lossy(&whole.stderr)
+    );
+    let cut = &["--games", "8", "--shard", "2/2", "--out", &path("cut.txt")];
+    let out = selfplay(&[cut.as_slice(), &["--stop-after", "3"]].concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(dir.join("cut.txt")).unwrap();
+    let numbers: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("g "))
+        .map(|l| l.split(' ').nth(1).unwrap())
+        .collect();
+    assert_eq!(numbers, ["4", "5", "6"]);
+    let out = selfplay(cut);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("cut.txt")).unwrap(),
+        std::fs::read_to_string(dir.join("whole.txt")).unwrap()
+    );
 }

@@ -57,6 +57,10 @@ pub struct SelfplayArgs {
     /// Weights file of the learned priors (the built-in ones by default)
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
+    /// Stop once the file holds the first N games of the run (or shard): a prefix that a later command without
+    /// it goes on from, so that a fit's data can be made again to the game
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub stop_after: Option<u64>,
 }
 
 /// The priors `--priors` and `--weights` ask for.
@@ -219,7 +223,8 @@ pub fn selfplay(args: &SelfplayArgs) -> Outcome {
     let start = Instant::now();
     let mut last_report = start;
     let (mut positions, mut played) = (0usize, 0u64);
-    for number in first + done..first + count {
+    let end = first + args.stop_after.map_or(count, |n| n.min(count));
+    for number in first + done..end {
         if interrupt.load(Ordering::Relaxed) {
             eprintln!(
                 "oust selfplay: interrupted; the file holds every finished game, and a rerun resumes"
@@ -243,14 +248,14 @@ pub fn selfplay(args: &SelfplayArgs) -> Outcome {
         }
         positions += game.samples.len();
         played += 1;
-        let left = first + count - number - 1;
+        let left = end - number - 1;
         if last_report.elapsed().as_secs_f64() >= 2.0 || left == 0 {
             last_report = Instant::now();
             let each = start.elapsed().as_secs_f64() / played as f64;
             eprintln!(
                 "oust selfplay: game {} of {} ({}, {} positions); {each:.2} s a game; ETA {}",
                 number - first + 1,
-                count,
+                end - first,
                 game.board.name(),
                 game.samples.len(),
                 clock(each * left as f64)
@@ -427,6 +432,10 @@ pub struct KnowledgeArgs {
     /// Weights file of the learned priors (the built-in ones by default)
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
+    /// Stop once the file holds the first N games of the run (or shard): a prefix that a later command without
+    /// it goes on from, so that a fit's data can be made again to the game
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub stop_after: Option<u64>,
 }
 
 /// `oust knowledge`: the policies and values measured on exactly solved positions, or on self-play data.
