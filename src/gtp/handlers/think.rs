@@ -225,10 +225,10 @@ pub fn suggest(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
 /// root ended before the move got its share): it searches the position after the move instead.
 const JUDGE_MIN_VISITS: u32 = 32;
 
-/// `oust-judge MOVE`: judges the legal move MOVE within two independent searches of half the usual limits each
-/// (the tree search alone, MOVE kept at [`crate::search::FORCED_SHARE`] of the root's visits), and answers the
-/// first search's best move and MOVE, each with its winning chance averaged over the searches that valued it and
-/// its visits in both, and what MOVE lost: the mean of what each search says it lost against its own best move,
+/// `oust-judge MOVE`: judges the legal move MOVE within [`crate::gtp::state::JUDGE_SEARCHES`] independent searches
+/// that share the usual limits (the tree search alone, MOVE kept at [`crate::search::FORCED_SHARE`] of the root's
+/// visits), and answers the first search's best move and MOVE, each with its winning chance averaged over the
+/// searches that valued it and its visits in all of them, and what MOVE lost: the mean of what each search says it lost against its own best move,
 /// with an error that is the larger of the visits' binomial one and the searches' spread ([`combined_loss`]).
 /// Nothing is played.
 pub fn judge(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
