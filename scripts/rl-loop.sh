@@ -31,7 +31,8 @@
 # DIR/gen-N/round-R/: shard-K.txt (self-play), candidate.net (the fit), gate.tsv and gate.out, verdict
 # (accepted or rejected). The best network is the candidate of the newest generation with an accepted round (none
 # yet: the built-in one); a round plays with the best network of its start.
-# DIR/log: one line a step.
+# DIR/log: one line a step. DIR/gen-0/round-1/ may hold the games that made the built-in network (shard files and a
+# selfplay.done): the first generation's fit then reads them too, as any generation reads the one before.
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ $# -gt 2 ] || [[ "$1" == -* ]]; then
@@ -149,7 +150,7 @@ fit() {
     net=$(best_net)
     if [ -f "$round/fit.done" ]; then return; fi
     for ((g = gen - WINDOW + 1; g <= gen; g++)); do
-        if [ "$g" -ge 1 ]; then
+        if [ "$g" -ge 0 ]; then
             for f in "$DIR"/gen-"$g"/round-*/shard-*.txt; do
                 if [ -f "$f" ] && [ -f "$(dirname "$f")/selfplay.done" ]; then files+=("$f"); fi
             done

@@ -172,6 +172,14 @@ impl<W: Write> Session<W> {
         result
     }
 
+    /// Searches on the opponent's time ([`Engine::ponder`]) until the next line arrives, which is queued and
+    /// handled at once, or the search proves the position. A panic of the search (a bug) is logged and ends it.
+    fn ponder(&mut self, engine: &mut Engine) {
+        let _ = self.watching(engine, |engine| {
+            engine.guarded(|engine| Ok(engine.ponder()))
+        });
+    }
+
     fn write(&mut self, text: &str) -> io::Result<()> {
         self.out.write_all(text.as_bytes())?;
         self.out.flush()
@@ -336,6 +344,9 @@ pub fn serve<W: Write>(
         session.write(&response)?;
         if quit {
             return Ok(Ended::Quit);
+        }
+        if engine.ponders() {
+            session.ponder(engine);
         }
     }
     Ok(Ended::EndOfInput)

@@ -61,6 +61,15 @@ fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
     }
 }
 
+/// `on` or `off` (also `true`/`false`, `1`/`0`).
+fn on_off(text: &str) -> Result<bool, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "on" | "true" | "1" => Ok(true),
+        "off" | "false" | "0" => Ok(false),
+        _ => Err(format!("expected on or off, got '{text}'")),
+    }
+}
+
 /// `auto` (`None`: the value that suits the priors in use) or a number from `lo` to `hi`.
 fn auto_or_number(text: &str, lo: f32, hi: f32) -> Result<Option<f32>, String> {
     if text == "auto" {
@@ -165,16 +174,18 @@ pub static PARAMS: &[ParamSpec] = &[
         "the pie rule (White may answer Black's first placement with swap) of new games and the current one: on or off",
         |e| if e.settings.pie { "on" } else { "off" },
         |e, v| {
-            let on = match v.to_ascii_lowercase().as_str() {
-                "on" | "true" | "1" => true,
-                "off" | "false" | "0" => false,
-                _ => return Err(SetError::Value(format!("expected on or off, got '{v}'"))),
-            };
+            let on = on_off(v)?;
             e.game
                 .set_pie(on)
                 .map_err(|err| SetError::State(err.to_string()))?;
             e.settings.pie = on
         }
+    ),
+    param!(
+        "ponder",
+        "search on the opponent's time after the engine's own move, until the next command: on or off (ignored under a playout limit)",
+        |e| if e.settings.ponder { "on" } else { "off" },
+        |e, v| { e.settings.ponder = on_off(v)? }
     ),
     param!(
         "resign_threshold",

@@ -8,7 +8,7 @@ use std::time::Duration;
 use crate::net::{self, Family, Net};
 use crate::notation::Notation;
 use crate::rng::Rng;
-use crate::rules::{Color, Game, Geometry, Move, Shape};
+use crate::rules::{Color, Game, Geometry, Move, Shape, Status};
 use crate::search::learned::Model;
 use crate::search::time::{Clock, TimeSystem, moves_left};
 use crate::search::{
@@ -103,6 +103,9 @@ pub struct Settings {
     pub notation: Notation,
     /// The pie rule (RULES.md rule 9): White may answer Black's first placement with `swap`.
     pub pie: bool,
+    /// Search on the opponent's time, after the engine's own move, until the next command arrives (see
+    /// [`Engine::ponders`]).
+    pub ponder: bool,
     /// A cap on the nodes of every solve, `oust-solve` and the solver of `genmove` alike, on top of their time
     /// (none in the engine; no command sets it). The fuzz harness sets a small one, so that a solve there is short
     /// and takes the same work on any machine.
@@ -180,12 +183,13 @@ impl Default for Settings {
             time_per_move: 0.0,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             resign_threshold: 0.0,
-            tree_mb: 256,
+            tree_mb: 160,
             solver_share: 0.1,
-            solver_mb: 64,
+            solver_mb: 16,
             config: Config::default(),
             notation: Notation::Gtp,
             pie: false,
+            ponder: false,
             solver_nodes: None,
             cpuct: None,
             fpu_reduction: None,
@@ -319,6 +323,9 @@ pub struct Engine {
     /// While a cancellable command runs, the flag the session raises when the next input line arrives or the input
     /// ends: a search under way then stops and its move is taken from what it has. `None` at any other time.
     pub(crate) cancel: Option<Arc<AtomicBool>>,
+    /// The game as the engine's last generated move left it, for the opponent to move: [`Engine::game_key`] of
+    /// it. Pondering goes on there while the game stays so.
+    pub(crate) ponder_on: Option<(usize, u64)>,
 }
 
 /// The GoGui analysis commands that answer from one search (see [`SharedSearch`]).
@@ -381,6 +388,7 @@ impl Engine {
             commands: 0,
             shared: None,
             cancel: None,
+            ponder_on: None,
         })
     }
 
@@ -567,6 +575,51 @@ impl Engine {
                 self.search_limited(false, Some(played), part)
             })
             .collect()
+    }
+
+    /// What identifies the game as it stands: its placements and its position's hash.
+    pub(crate) fn game_key(&self) -> (usize, u64) {
+        (self.game.records().len(), self.game.position().hash())
+    }
+
+    /// Whether the session should search on the opponent's time now: `ponder` is on, the player searches a tree
+    /// under no playout limit (a fixed number of playouts, and so every numbered level, never ponders), and the
+    /// game is still as the engine's own last move left it, the opponent to move.
+    pub(crate) fn ponders(&self) -> bool {
+        let s = &self.settings;
+        s.ponder
+            && s.playouts == 0
+            && matches!(s.player, PlayerKind::Mcts | PlayerKind::UctPlain)
+            && self.ponder_on == Some(self.game_key())
+            && self.game.position().status() == Status::Ongoing
+    }
+
+    /// Searches the current position with no limit until [`Engine::cancel`] is raised (the session raises it when
+    /// the next line arrives) or the search proves the position, growing the tree that the next search reuses.
+    /// Neither the clocks nor any limit count it. Returns the playouts done.
+    pub(crate) fn ponder(&mut self) -> u64 {
+        let cancel = self.cancel.clone();
+        let request = Request {
+            limits: Limits {
+                playouts: None,
+                time: None,
+            },
+            seed: self.rng.next_u64(),
+            stop: cancel.as_deref(),
+            // As an analysis: the tree search alone, never the solver's share, and the monitor is never due.
+            interval: Some(Duration::from_secs(86_400)),
+        };
+        let mut setup = self.search_setup();
+        setup.temperature = 0.0;
+        let result = self
+            .searcher
+            .search(&self.game, &setup, &request, &mut |_| Control::Continue);
+        log::debug!(
+            "ponder: {} in {:.3}s",
+            crate::notation::count(result.playouts, "playout"),
+            result.elapsed.as_secs_f64()
+        );
+        result.playouts
     }
 
     fn search_now(&mut self, draw: bool, forced: Option<Move>) -> SearchResult {

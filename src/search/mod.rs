@@ -589,10 +589,21 @@ impl Searcher {
                     }
                 }
                 if found {
+                    let moved = id != kept.tree.root();
                     kept.tree.set_root(id);
-                    // Unreachable nodes pile up behind the root; compact when they take half the arena.
-                    if kept.tree.used() > kept.tree.capacity() / 2 {
+                    // The nodes of the moves not played are unreachable now: compact at once, so that the next
+                    // search grows into their memory rather than into pages never touched (the engine's memory
+                    // stays near one move's tree, not the whole game's), and the expansion threshold, which rises
+                    // with the nodes in use, counts only the live tree.
+                    if moved {
+                        let began = Instant::now();
+                        let before = kept.tree.used();
                         kept.tree.compact();
+                        log::debug!(
+                            "search: the kept subtree compacted from {before} to {} nodes in {:.3}s",
+                            kept.tree.used(),
+                            began.elapsed().as_secs_f64()
+                        );
                     }
                     kept.moves = moves;
                     // Compaction moves the root, so ask the tree where it is.

@@ -99,6 +99,10 @@ pub fn genmove(e: &mut Engine, args: &[&str]) -> Result<Reply, GtpError> {
         ))
     })?;
     e.clock_mut(color).spend(started.elapsed().as_secs_f64());
+    // The opponent's turn: the session may ponder there (an extra turn is the engine's own, asked for at once).
+    if e.game.position().to_move() != color {
+        e.ponder_on = Some(e.game_key());
+    }
     Ok(Reply::Generated { name, report })
 }
 
