@@ -928,6 +928,109 @@ fn resign_resigns_the_human_and_an_engine_answer_after_the_end_is_dropped() {
     );
 }
 
+/// Issue 48: Resign (or a new game, or an undo) while the engine thinks for a minute cancels its search at once:
+/// the engine is no longer shown as thinking (so Stop goes), its answer is dropped, and it is not restarted.
+#[test]
+fn a_change_of_the_game_while_the_engine_thinks_cancels_its_search_at_once() {
+    let gui = start(Shape::Hex { side: 5 }, [Player::Human, Player::Engine]);
+    post(&gui, "api/players", json!({"seconds": 60}));
+    let pid = state(&gui)["engine"]["pid"].as_u64();
+    let think = |mv: &str| {
+        assert_eq!(post(&gui, "api/play", json!({"move": mv})).0, 200);
+        wait_state(&gui, Duration::from_secs(10), "the engine to think", |s| {
+            s["engine"]["busy"] == "thinking"
+        });
+    };
+    let cancelled = |what: &str| {
+        let asked = Instant::now();
+        let s = wait_state(&gui, Duration::from_secs(50), what, |s| {
+            s["engine"]["busy"] != "thinking"
+        });
+        assert!(
+            asked.elapsed() < Duration::from_secs(5),
+            "{what}: the search ran on for {:?}",
+            asked.elapsed()
+        );
+        s
+    };
+    think("E5");
+    let (status, _) = post(&gui, "api/resign", json!({}));
+    assert_eq!(status, 200);
+    cancelled("the search to end after Resign");
+    let s = wait_state(&gui, Duration::from_secs(5), "the answer dropped", |_| {
+        console_lines(&gui)
+            .iter()
+            .any(|l| l.contains("came after the game ended: dropped"))
+    });
+    assert_eq!(
+        (s["moves"].as_u64(), s["over"].as_bool()),
+        (Some(1), Some(true))
+    );
+    assert!(
+        console_lines(&gui).iter().any(|l| l
+            == "! cancelled: the game changed while the engine thought; its answer is dropped"),
+        "{:?}",
+        console_lines(&gui)
+    );
+    // A new game while it thinks, and a move taken back while it thinks.
+    post(&gui, "api/new", json!({"board": "hex5"}));
+    think("E5");
+    post(&gui, "api/new", json!({"board": "hex5"}));
+    let s = cancelled("the search to end after New game");
+    assert_eq!(s["moves"], 0, "{s}");
+    think("E5");
+    post(&gui, "api/undo", json!({"unit": "move"}));
+    let s = cancelled("the search to end after an undo");
+    assert_eq!(s["moves"], 0, "{s}");
+    // The engine was not restarted, and it plays on in step with the game.
+    assert_eq!(state(&gui)["engine"]["pid"].as_u64(), pid);
+    post(&gui, "api/players", json!({"playouts": 100}));
+    post(&gui, "api/play", json!({"move": "E5"}));
+    let s = wait_state(&gui, Duration::from_secs(20), "the engine's move", |s| {
+        s["moves"] == 2
+    });
+    assert!(s["engine"]["fault"].is_null(), "{s}");
+    let game = server_game(&gui);
+    assert_eq!(game.records().len(), 2);
+    // An engine without the cancellable genmove is restarted, and asked for no move.
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/broken_engine.py");
+    let gui = Gui::start(&Options {
+        game: NewGame {
+            board: Shape::square(7),
+            players: [Player::Human, Player::Engine],
+            pie: false,
+            strength: Strength::Seconds(60.0),
+        },
+        engine: format!("python3 '{}' no-cancel {}", script.display(), engine()),
+        port: 0,
+    })
+    .expect("the gui starts");
+    post(&gui, "api/play", json!({"move": "D4"}));
+    wait_state(&gui, Duration::from_secs(10), "the engine to think", |s| {
+        s["engine"]["busy"] == "thinking"
+    });
+    let asked = Instant::now();
+    post(&gui, "api/resign", json!({}));
+    let s = wait_state(&gui, Duration::from_secs(50), "the restart", |s| {
+        s["engine"]["busy"].as_str() == Some("")
+    });
+    assert!(
+        asked.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        asked.elapsed()
+    );
+    assert_eq!(
+        (s["moves"].as_u64(), s["over"].as_bool()),
+        (Some(1), Some(true))
+    );
+    let lines = console_lines(&gui);
+    assert!(
+        lines.iter().any(|l| l
+            == "! the game changed while the engine thought: it was restarted, and no move is asked"),
+        "{lines:?}"
+    );
+}
+
 #[test]
 fn a_game_against_a_level_sets_the_engine_reports_the_result_and_suggests_the_next_level() {
     use oust::gtp::levels::{LEVEL_ELO, MAX_LEVEL};

@@ -438,6 +438,11 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
             if !matches!(path, "/api/stop" | "/api/hint" | "/api/console") {
                 s.stopped &= !matches!(path, "/api/play" | "/api/new");
             }
+            // A resignation, a new game, an undo... while the engine thinks: its move is no longer wanted, and its
+            // search is cancelled at once (its answer is dropped) rather than left to run for the rest of its time.
+            if s.engine_move_moot() {
+                hub.interrupt.store(true, Ordering::SeqCst);
+            }
             s.changed();
             let state = s.state();
             drop(s);

@@ -22,6 +22,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::gtp::levels::MAX_LEVEL;
+use crate::rules::{Color, Move};
 
 pub use session::{NewGame, Player, Session, Strength};
 
@@ -55,6 +56,8 @@ pub(crate) enum Request {
 pub(crate) struct EngineState {
     /// What the engine is doing, for the page (`thinking`, `analysing`, ...); empty when idle.
     pub busy: String,
+    /// While the engine thinks about a move: the moves of the position it was asked about.
+    pub thinking: Option<Vec<(Color, Move)>>,
     /// Why the engine is out of action (it died, hung or refused the game), with its last stderr lines.
     pub fault: Option<String>,
     /// The engine's name and version.
@@ -175,6 +178,26 @@ impl Shared {
             });
         }
         json!({"level": level, "won": won, "in_a_row": run, "suggest": suggest, "text": text})
+    }
+
+    /// True while the engine thinks about a move that is no longer wanted: the game ended (a resignation, say),
+    /// became a record under review, or went to another position, or the side to move is no longer the engine's.
+    /// Its search is then cancelled, and its answer dropped.
+    pub fn engine_move_moot(&self) -> bool {
+        let Some(moves) = &self.engine.thinking else {
+            return false;
+        };
+        let session = &self.session;
+        session.over()
+            || session.review
+            || session.player_to_move() != Player::Engine
+            || session.game.records().len() != moves.len()
+            || session
+                .game
+                .records()
+                .iter()
+                .zip(moves)
+                .any(|(r, &(c, mv))| (r.color, r.mv) != (c, mv))
     }
 
     /// Forgets what was shown of the game before: the analysis, the hint and the review (with a review asked for).

@@ -228,8 +228,14 @@ impl Worker {
                 loop {
                     if !stopped && hub.interrupt.swap(false, Ordering::SeqCst) {
                         stopped = true;
-                        hub.lock()
-                            .console("!", "stopped: the engine answers with its best move so far");
+                        let mut s = hub.lock();
+                        let note = if s.engine_move_moot() {
+                            "cancelled: the game changed while the engine thought; its answer is dropped"
+                        } else {
+                            "stopped: the engine answers with its best move so far"
+                        };
+                        s.console("!", note);
+                        drop(s);
                         p.send_line("")?;
                     }
                     if Instant::now() >= deadline {
@@ -271,6 +277,7 @@ impl Worker {
         let mut s = self.hub.lock();
         s.engine.fault = Some(why);
         s.engine.busy.clear();
+        s.engine.thinking = None;
         s.changed();
         drop(s);
         self.hub.notify();
@@ -278,6 +285,9 @@ impl Worker {
 
     fn set_busy(&self, what: &str) {
         let mut s = self.hub.lock();
+        if what != "thinking" {
+            s.engine.thinking = None;
+        }
         if s.engine.busy != what {
             s.engine.busy = what.to_string();
             s.changed();
@@ -472,6 +482,7 @@ impl Worker {
             }
             if !s.engine.busy.is_empty() {
                 s.engine.busy.clear();
+                s.engine.thinking = None;
                 s.changed();
                 self.hub.notify();
             }
@@ -555,6 +566,16 @@ impl Worker {
             s.session.game.position().to_move()
         };
         let asked = Instant::now();
+        {
+            // From here a change of the game cancels the search (`Shared::engine_move_moot`); one made since the
+            // move was asked for means it is not wanted at all.
+            let mut s = self.hub.lock();
+            s.engine.thinking = Some(target.moves.clone());
+            if s.engine_move_moot() {
+                s.engine.thinking = None;
+                return Ok(());
+            }
+        }
         self.set_busy("thinking");
         if self.cancellable {
             // Stop makes it answer at once with its best move so far, which is played as any other.
@@ -569,8 +590,20 @@ impl Worker {
                 // answer at once, so the engine is started again (the game is sent again). An engine with oust's
                 // parameters then answers at once with a move of a tiny search; another engine is left waiting
                 // until the user asks it for a move.
+                let moot = self.hub.lock().engine_move_moot();
                 self.hub.interrupt.store(false, Ordering::SeqCst);
                 self.launch()?;
+                if moot {
+                    // The game changed: no move is wanted, and the engine gets the game as it is now.
+                    let now = target_of(&self.hub.lock());
+                    self.sync(&now)?;
+                    self.hub.lock().console(
+                        "!",
+                        "the game changed while the engine thought: it was restarted, and no move is asked",
+                    );
+                    self.set_busy("");
+                    return Ok(());
+                }
                 if !self.oust_params {
                     self.sync(target)?;
                     self.set_busy("");
@@ -608,6 +641,8 @@ impl Worker {
     ) -> Result<(), String> {
         self.last_move = Instant::now();
         let thought = asked.elapsed().as_secs_f64();
+        // A move no longer wanted (the game changed, or the seat is no longer the engine's) is not played.
+        let wanted = !self.hub.lock().engine_move_moot();
         self.set_busy("");
         // A Stop clicked after the answer came, before the engine was no longer shown as thinking, is forgotten:
         // none can come now, and a stale one would interrupt the next command.
@@ -652,7 +687,7 @@ impl Worker {
             return Ok(());
         }
         if token.eq_ignore_ascii_case("resign") {
-            if target_of(&s).moves == target.moves {
+            if wanted && target_of(&s).moves == target.moves {
                 s.session.resigned = Some(to_move);
                 s.changed();
             }
@@ -671,7 +706,7 @@ impl Worker {
         };
         // The engine has played it, whatever happens to it here.
         self.known.moves.push((to_move, mv));
-        if target_of(&s).moves == target.moves {
+        if wanted && target_of(&s).moves == target.moves {
             match s.session.play(mv) {
                 Ok(()) => s.session.record_thinking(target.moves.len(), thought),
                 Err(e) => {
@@ -679,6 +714,12 @@ impl Worker {
                     s.stopped = true;
                 }
             }
+            s.changed();
+        } else {
+            s.console(
+                "!",
+                &format!("the engine's answer '{token}' came after the game changed: dropped"),
+            );
             s.changed();
         }
         drop(s);
