@@ -383,6 +383,69 @@ fn records_load_save_and_broken_uploads_are_refused() {
     assert_eq!(s["source"], "game.json");
 }
 
+/// Issue 48: a record over the size limit on a request (4 MiB) is refused as such, naming the limit, whether its
+/// length is given or not, not as "the request is not JSON: EOF while parsing".
+#[test]
+fn a_record_over_the_size_limit_is_refused_naming_the_limit() {
+    let gui = start(Shape::Hex { side: 5 }, [Player::Human, Player::Human]);
+    let limit = state(&gui)["max_request_bytes"].as_u64().unwrap();
+    assert_eq!(limit, 4 * 1024 * 1024);
+    let before = state(&gui);
+    for mb in [5, 30] {
+        let text = format!("(;GM[1]HX[5]C[{}])", "x".repeat(mb * 1_000_000));
+        let (status, e) = post(&gui, "api/load", json!({"name": "big.sgf", "text": text}));
+        let e = e["error"].as_str().unwrap().to_string();
+        assert_eq!(status, 413, "{e}");
+        assert!(
+            e.starts_with("the record is over the limit: it is ")
+                && e.ends_with("and oust gui takes at most 4.0 MiB (4194304 bytes) a request"),
+            "{e}"
+        );
+        assert!(!e.contains("JSON"), "{e}");
+        // The page shows it as the refusal of the upload; the game is unchanged.
+        let s = state(&gui);
+        assert_eq!(s["refusal"].as_str(), Some(e.as_str()));
+        assert_eq!(
+            (&s["stones"], &s["moves"]),
+            (&before["stones"], &before["moves"])
+        );
+    }
+    // Without a length (chunked), the body is read up to the limit and refused.
+    let host = format!("127.0.0.1:{}", gui.port());
+    let mut c = TcpStream::connect(("127.0.0.1", gui.port())).unwrap();
+    let head = format!(
+        "POST /api/play HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\n\
+         Transfer-Encoding: chunked\r\n\r\n"
+    );
+    c.write_all(head.as_bytes()).unwrap();
+    let chunk = "x".repeat(1 << 20);
+    for _ in 0..5 {
+        let _ = c.write_all(format!("{:x}\r\n{chunk}\r\n", chunk.len()).as_bytes());
+    }
+    let _ = c.write_all(b"0\r\n\r\n");
+    let mut out = String::new();
+    let _ = c.read_to_string(&mut out);
+    assert!(
+        out.starts_with("HTTP/1.1 413"),
+        "{}",
+        &out[..out.len().min(300)]
+    );
+    assert!(
+        out.contains(
+            "the request is over the limit: it is larger, and oust gui takes at most 4.0 MiB"
+        ),
+        "{}",
+        &out[..out.len().min(600)]
+    );
+    // Just under the limit is read.
+    let (status, e) = post(
+        &gui,
+        "api/load",
+        json!({"name": "padded.sgf", "text": format!("(;GM[1]HX[5]C[{}];B[cc])", "x".repeat(4_000_000))}),
+    );
+    assert_eq!(status, 200, "{e}");
+}
+
 #[test]
 fn undo_redo_jump_and_resign() {
     let gui = start(Shape::square(5), [Player::Human, Player::Human]);
@@ -2297,6 +2360,68 @@ fn browser_records_load_step_save_and_a_broken_upload_is_refused() {
         "a refusal not in red"
     );
     assert_eq!(shown(&b), before, "the broken upload changed the board");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 48: a pasted record, or a file, over the size limit is refused by the page before it is sent, naming the
+/// limit; the refusal stays until the next action.
+#[test]
+fn browser_a_record_over_the_size_limit_is_refused_before_it_is_sent() {
+    let _lock =
+        browser_or_skip!("browser_a_record_over_the_size_limit_is_refused_before_it_is_sent");
+    let gui = start(Shape::Hex { side: 5 }, [Player::Human, Player::Human]);
+    let b = Browser::start(1000, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    b.js(
+        "document.querySelectorAll('details').forEach(d => d.open = true);
+         window.__sent = [];
+         const f = window.fetch;
+         window.fetch = (u, o) => { if (String(u).includes('load')) window.__sent.push(String(u)); return f(u, o); };
+         document.getElementById('paste').value = '(;GM[1]HX[5]C[' + 'x'.repeat(5 * 1000 * 1000) + '])';",
+        json!([]),
+    );
+    b.click("[data-action=load-paste]");
+    let message = "[data-role=message]";
+    b.wait_for(
+        "return document.querySelector('[data-role=message]').textContent.includes('over the limit');",
+        json!([]),
+        Duration::from_secs(10),
+        "the refusal of the pasted record",
+    );
+    let text = b.text(message);
+    assert!(
+        text.starts_with("the record is over the limit: it is 4.8 MiB (")
+            && text.ends_with("and oust gui takes at most 4.0 MiB (4194304 bytes) a request"),
+        "{text}"
+    );
+    assert_eq!(
+        b.js("return window.__sent;", json!([])),
+        json!([]),
+        "sent anyway"
+    );
+    // It stays through the next state the server pushes.
+    post(&gui, "api/analysis", json!({"on": false}));
+    wait_drawn(&b, &gui);
+    assert_eq!(b.text(message), text);
+    // A 30 MB file: refused before it is read.
+    let dir = std::env::temp_dir().join(format!("oust-gui-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.sgf");
+    std::fs::write(&big, "x".repeat(30 * 1000 * 1000)).unwrap();
+    b.type_into("#file", big.to_str().unwrap());
+    b.wait_for(
+        "return document.querySelector('[data-role=message]').textContent.includes('28.6 MiB');",
+        json!([]),
+        Duration::from_secs(10),
+        "the refusal of the file",
+    );
+    assert_eq!(
+        b.js("return window.__sent;", json!([])),
+        json!([]),
+        "sent anyway"
+    );
+    assert_eq!(state(&gui)["moves"], 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

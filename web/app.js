@@ -16,6 +16,8 @@ const ui = {
   lineTimer: null,
   lineShown: false,
   zoom: localStorage.getItem("oust-zoom") === "on",
+  // A refusal of the page's own (a record over the size limit, never sent).
+  refusal: null,
 };
 // For tests and the curious: timings measured on the page.
 window.__oust = { clicks: [], renders: 0, analysisUpdates: [] };
@@ -23,6 +25,7 @@ window.__oust = { clicks: [], renders: 0, analysisUpdates: [] };
 const board = new Board($("board"), onCellClick, onCellHover);
 
 async function post(path, args = {}) {
+  ui.refusal = null;
   const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(args) });
   let body = null;
   try { body = await r.json(); } catch (e) { body = { error: `the server answered ${r.status}` }; }
@@ -118,7 +121,7 @@ async function draw(s) {
   if (!s.over && s.engine.busy === "thinking") status += " (the engine is thinking…)";
   $("status").textContent = status;
   $("note").textContent = s.note;
-  if (!ui.clickAt) showMessage(s.refusal || s.notice || "", !!s.refusal);
+  if (!ui.clickAt) showMessage(ui.refusal || s.refusal || s.notice || "", !!(ui.refusal || s.refusal));
   $("players").textContent = `Black: ${seat(s, "black")} · White: ${seat(s, "white")}` +
     (s.review ? " · open for review" : "") + (s.swapped ? " · seats swapped" : "") +
     (s.pie ? " · pie rule" : "") + ` · ${s.board}` + (s.source ? ` · ${s.source}` : "");
@@ -412,11 +415,26 @@ async function refreshConsole() {
 // Records: file picker, drag and drop, paste.
 async function loadText(text, name) {
   // The server's notice says what was loaded, and what was left out.
+  if (overLimit(new Blob([JSON.stringify({ text, name })]).size)) return;
   await post("/api/load", { text, name });
+}
+// A record over the server's limit on a request is refused here, before it is sent, in the server's words (a file
+// before it is even read).
+function overLimit(bytes) {
+  const max = ui.state && ui.state.max_request_bytes;
+  if (!max || bytes <= max) return false;
+  const mib = (n) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+  // Kept on the page until the next action, as the server keeps its refusals.
+  ui.refusal = `the record is over the limit: it is ${mib(bytes)} (${bytes} bytes), and oust gui takes at most ${mib(max)} (${max} bytes) a request`;
+  showMessage(ui.refusal, true);
+  return true;
+}
+async function loadFile(f) {
+  if (!overLimit(f.size)) await loadText(await f.text(), f.name);
 }
 $("file").addEventListener("change", async (ev) => {
   const f = ev.target.files[0];
-  if (f) await loadText(await f.text(), f.name);
+  if (f) await loadFile(f);
   ev.target.value = "";
 });
 for (const target of [$("drop"), document.body]) {
@@ -427,7 +445,7 @@ for (const target of [$("drop"), document.body]) {
     ev.stopPropagation();
     $("drop").classList.remove("over");
     const f = ev.dataTransfer.files[0];
-    if (f) await loadText(await f.text(), f.name);
+    if (f) await loadFile(f);
     else { const t = ev.dataTransfer.getData("text"); if (t) await loadText(t, "the dropped text"); }
   });
 }

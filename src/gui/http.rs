@@ -18,8 +18,28 @@ use super::session::{NewGame, Player, Session, Strength};
 use super::{Hub, Request, Shared};
 use crate::gtp::levels::{FULL_STRENGTH, LEVEL_ELO, Level, MAX_LEVEL};
 
-/// Largest request body read, in bytes: records are small.
-const MAX_BODY: u64 = 4 * 1024 * 1024;
+/// Largest request body read, in bytes: records are small. The page reads it from the state (`max_request_bytes`)
+/// and refuses a larger record before sending it.
+pub(crate) const MAX_BODY: u64 = 4 * 1024 * 1024;
+
+/// The refusal of a request over [`MAX_BODY`], of `bytes` bytes when its length was given: a record
+/// (`/api/load`) is named as such.
+fn too_large(path: &str, bytes: Option<u64>) -> String {
+    let mib = |n: u64| format!("{:.1} MiB", n as f64 / (1024.0 * 1024.0));
+    let what = if path == "/api/load" {
+        "the record is over the limit"
+    } else {
+        "the request is over the limit"
+    };
+    let size = bytes.map_or_else(
+        || "it is larger".to_string(),
+        |n| format!("it is {} ({n} bytes)", mib(n)),
+    );
+    format!(
+        "{what}: {size}, and oust gui takes at most {} ({MAX_BODY} bytes) a request",
+        mib(MAX_BODY)
+    )
+}
 
 /// The page's files, built into the binary.
 const ASSETS: &[(&str, &str, &str)] = &[
@@ -137,9 +157,24 @@ fn handle(hub: &Arc<Hub>, mut request: HttpRequest) {
         let _ = request.respond(response);
         return;
     }
+    if let Some(n) = request.body_length()
+        && n as u64 > MAX_BODY
+    {
+        let _ = request.respond(refuse_large(hub, &path, Some(n as u64)));
+        return;
+    }
     let mut body = String::new();
-    if let Err(e) = request.as_reader().take(MAX_BODY).read_to_string(&mut body) {
+    if let Err(e) = request
+        .as_reader()
+        .take(MAX_BODY + 1)
+        .read_to_string(&mut body)
+    {
         let _ = request.respond(error(400, &format!("cannot read the request: {e}")));
+        return;
+    }
+    if body.len() as u64 > MAX_BODY {
+        // A body without a length (chunked) that goes on past the limit.
+        let _ = request.respond(refuse_large(hub, &path, None));
         return;
     }
     let args: Value = if body.trim().is_empty() {
@@ -155,6 +190,21 @@ fn handle(hub: &Arc<Hub>, mut request: HttpRequest) {
     };
     let response = post(hub, &path, &args);
     let _ = request.respond(response);
+}
+
+/// The answer to a request over [`MAX_BODY`]: 413, with the reason, which the page shows as the refusal of an
+/// upload (`/api/load`) until the next action.
+fn refuse_large(hub: &Hub, path: &str, bytes: Option<u64>) -> Response<std::io::Cursor<Vec<u8>>> {
+    let why = too_large(path, bytes);
+    let mut s = hub.lock();
+    if path == "/api/load" {
+        s.session.refusal = Some(why.clone());
+        s.changed();
+    }
+    let state = s.state();
+    drop(s);
+    hub.notify();
+    json_response(413, &json!({"error": why, "state": state}))
 }
 
 fn get(hub: &Hub, path: &str) -> Response<std::io::Cursor<Vec<u8>>> {

@@ -244,6 +244,7 @@ impl Shared {
         });
         v["level_result"] = self.level_report();
         v["console_last"] = json!(self.console_count);
+        v["max_request_bytes"] = json!(http::MAX_BODY);
         v
     }
 }
