@@ -2425,6 +2425,45 @@ fn browser_a_record_over_the_size_limit_is_refused_before_it_is_sent() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Issue 48: the hover preview (a ghost stone on the cell under the pointer) is for a mouse only. On a touch screen
+/// `:hover` sticks to the last cell tapped, and left a ghost there once its stone was captured.
+#[test]
+fn browser_the_hover_preview_is_for_a_mouse_only() {
+    let _lock = browser_or_skip!("browser_the_hover_preview_is_for_a_mouse_only");
+    let gui = start(Shape::square(5), [Player::Human, Player::Human]);
+    let b = Browser::start(1000, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    let fill = "return getComputedStyle(document.querySelector('[data-vertex=C3] .hover')).fill;";
+    let hovered = "return document.querySelector('[data-vertex=C3]').matches(':hover');";
+    // With a mouse, the pointer on a legal cell shows Black's ghost stone there.
+    assert_eq!(
+        b.js("return matchMedia('(hover: hover)').matches;", json!([])),
+        json!(true)
+    );
+    b.hover("[data-vertex=C3]");
+    assert_eq!(b.js(hovered, json!([])), json!(true));
+    assert_eq!(b.js(fill, json!([])), json!("rgba(20, 20, 20, 0.45)"));
+    // A touch screen: the cell last tapped keeps :hover, and shows no ghost.
+    b.cdp(
+        "Emulation.setTouchEmulationEnabled",
+        json!({"enabled": true, "maxTouchPoints": 5}),
+    );
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    assert_eq!(
+        b.js("return matchMedia('(hover: none)').matches;", json!([])),
+        json!(true)
+    );
+    b.hover("[data-vertex=C3]");
+    assert_eq!(b.js(hovered, json!([])), json!(true));
+    assert_eq!(
+        b.js(fill, json!([])),
+        json!("rgba(0, 0, 0, 0)"),
+        "a ghost stone on a touch screen"
+    );
+}
+
 #[test]
 fn browser_analysis_shows_the_heat_map_and_the_engine_is_restarted_from_the_banner() {
     let _lock = browser_or_skip!(
