@@ -1494,12 +1494,37 @@ fn the_last_turn_of_a_won_game_ends_with_the_winning_capture() {
     assert_eq!(s["over"], true, "{s}");
     assert_eq!(
         s["last_turn"],
-        json!({"color": "black", "passed": false, "goes_on": false,
+        json!({"color": "black", "passed": false, "goes_on": false, "resigned": false,
                "placements": [{"gtp": "A2", "ap": "a2", "captured": 1, "ends": true}]})
     );
     // Taken back and played again short of the end, the same capture is no winner: it does not end the game.
     let (_, s) = post(&gui, "api/undo", json!({"unit": "move"}));
     assert_eq!(s["last_turn"]["placements"][0]["ends"], false, "{s}");
+    // Issue 48: a capture that gives an extra turn, and a resignation in that extra turn: the game is over, but
+    // the capture did not win it; the turn says it was resigned.
+    let gui = start(Shape::square(4), [Player::Human, Player::Human]);
+    // White's C1 joins B1 into a group of 2 that captures Black's A1; Black keeps D4.
+    for v in ["A1", "B1", "D4", "C1"] {
+        assert_eq!(post(&gui, "api/play", json!({"move": v})).0, 200);
+    }
+    let s = state(&gui);
+    assert_eq!(
+        (
+            &s["to_move"],
+            &s["last_turn"]["goes_on"],
+            &s["last_turn"]["placements"][0]["captured"]
+        ),
+        (&json!("white"), &json!(true), &json!(1)),
+        "{s}"
+    );
+    let (_, s) = post(&gui, "api/resign", json!({}));
+    assert_eq!(s["over"], true);
+    assert_eq!(
+        s["last_turn"],
+        json!({"color": "white", "passed": false, "goes_on": false, "resigned": true,
+               "placements": [{"gtp": "C1", "ap": "c1", "captured": 1, "ends": false}]}),
+        "{s}"
+    );
 }
 
 #[test]
@@ -3090,6 +3115,31 @@ fn browser_the_panel_shows_stones_captures_the_last_turn_and_the_engines_thinkin
     assert_eq!(
         li[1],
         json!(format!("the engine thought {shown} for this turn"))
+    );
+    // Rule 7: nothing follows the winning capture; a capture in a turn resigned in its extra turn won nothing.
+    let humans = json!({"black": "human", "white": "human"});
+    let mut args = humans.clone();
+    args["board"] = json!("3");
+    post(&gui, "api/new", args);
+    for v in ["A1", "B1", "A2"] {
+        assert_eq!(post(&gui, "api/play", json!({"move": v})).0, 200);
+    }
+    wait_drawn(&b, &gui);
+    assert_eq!(
+        b.text("[data-role=last-turn]"),
+        "Black's last turn: A2 captured 1 and won"
+    );
+    let mut args = humans;
+    args["board"] = json!("4");
+    post(&gui, "api/new", args);
+    for v in ["A1", "B1", "D4", "C1"] {
+        assert_eq!(post(&gui, "api/play", json!({"move": v})).0, 200);
+    }
+    post(&gui, "api/resign", json!({}));
+    wait_drawn(&b, &gui);
+    assert_eq!(
+        b.text("[data-role=last-turn]"),
+        "White's last turn: C1 captured 1, extra turn · then resigned"
     );
 }
 

@@ -541,6 +541,8 @@ function lastTurnText(t) {
   });
   if (t.passed) parts.push(parts.length ? "then no legal placement: passed (forced)" : "no legal placement: passed (forced)");
   if (t.goes_on) parts.push("places again…");
+  // A player who resigns in the middle of a turn (after a capture) places no more.
+  if (t.resigned && parts.length) parts.push("then resigned");
   return `${cap(t.color)}'s last turn: ${parts.join(" · ")}`;
 }
 
