@@ -2489,6 +2489,64 @@ fn browser_the_hover_preview_is_for_a_mouse_only() {
     );
 }
 
+/// Issue 48: the move list shows its current entry whole after every move, to the last turn of the game, even when
+/// the engine's thinking time makes that entry wrap onto a second line.
+#[test]
+fn browser_the_move_list_shows_its_current_entry_whole_to_the_end_of_the_game() {
+    let _lock = browser_or_skip!(
+        "browser_the_move_list_shows_its_current_entry_whole_to_the_end_of_the_game"
+    );
+    let gui = start(Shape::square(7), [Player::Human, Player::Human]);
+    let b = Browser::start(1280, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    // A narrow panel, so that a turn of several placements with its time takes two lines.
+    b.js(
+        "document.querySelector('aside').style.flexBasis = '140px';",
+        json!([]),
+    );
+    post(&gui, "api/pace", json!({"ms": 150}));
+    post(
+        &gui,
+        "api/players",
+        json!({"black": "engine", "white": "engine"}),
+    );
+    // After each drawing (scripts run between them), the current entry lies within the list's visible inside
+    // (a horizontal scrollbar, say, would cover its bottom).
+    let check = "const ol = document.getElementById('moves'), li = ol.querySelector('.current');
+        if (!li) return null;
+        const top = ol.getBoundingClientRect().top + ol.clientTop, bottom = top + ol.clientHeight;
+        const r = li.getBoundingClientRect();
+        return [r.top >= top - 1 && r.bottom <= bottom + 1, li.textContent, r.height, bottom - r.bottom];";
+    let until = Instant::now() + Duration::from_secs(120);
+    let mut wrapped = 0;
+    loop {
+        let over = state(&gui)["over"] == true;
+        if over {
+            wait_drawn(&b, &gui);
+        }
+        let v = b.js(check, json!([]));
+        if !v.is_null() {
+            assert_eq!(v[0], json!(true), "the current entry is cut off: {v}");
+            wrapped += usize::from(v[2].as_f64().unwrap() > 30.0);
+        }
+        if over {
+            break;
+        }
+        assert!(Instant::now() < until, "the game did not end");
+        std::thread::sleep(Duration::from_millis(40));
+    }
+    assert!(wrapped > 0, "no entry took two lines");
+    // The last turn is the current entry, and the list is scrolled to its very end.
+    let end = b.js(
+        "const ol = document.getElementById('moves');
+         return [ol.lastElementChild.classList.contains('current'), ol.scrollHeight - ol.scrollTop - ol.clientHeight];",
+        json!([]),
+    );
+    assert_eq!(end[0], json!(true), "{end}");
+    assert!(end[1].as_f64().unwrap() <= 1.0, "{end}");
+}
+
 #[test]
 fn browser_analysis_shows_the_heat_map_and_the_engine_is_restarted_from_the_banner() {
     let _lock = browser_or_skip!(

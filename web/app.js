@@ -203,16 +203,20 @@ function drawMoves(s) {
     li.addEventListener("click", () => post("/api/jump", { moves: it.moves }));
     return li;
   }));
+  // The thinking times first: one can make the last entry wrap onto a second line, which the scroll must show too.
+  drawMoveTimes(s);
   const cur = ol.querySelector(".current");
   if (cur) scrollListTo(ol, cur);
 }
 
 // Scrolls the move list, and nothing else, so that `li` shows: scrollIntoView would scroll the page too, and on a
 // phone, where the list is below the board, take the board off the screen at every move.
+// The box is the list's visible inside (clientHeight): a horizontal scrollbar would cover the last entry.
 function scrollListTo(ol, li) {
   const box = ol.getBoundingClientRect(), r = li.getBoundingClientRect();
-  if (r.top < box.top) ol.scrollTop -= box.top - r.top;
-  else if (r.bottom > box.bottom) ol.scrollTop += r.bottom - box.bottom;
+  const top = box.top + ol.clientTop, bottom = top + ol.clientHeight;
+  if (r.top < top) ol.scrollTop -= top - r.top;
+  else if (r.bottom > bottom) ol.scrollTop += r.bottom - bottom;
 }
 
 function pct(w) { return `${(w * 100).toFixed(1)}%`; }
