@@ -3174,6 +3174,37 @@ fn browser_the_panel_shows_stones_captures_the_last_turn_and_the_engines_thinkin
         li[1],
         json!(format!("the engine thought {shown} for this turn"))
     );
+    // Issue 48: Abstract Play's names, all at once: the last turn names its cells so, as the list does, and the
+    // list keeps its thinking times.
+    b.click("#notation");
+    let geo = Geometry::square(9).unwrap();
+    let ap = |gtp: &str| {
+        gtp.split(',')
+            .map(|v| notation::cell_name(&geo, geo.parse_vertex(v).unwrap()))
+            .collect::<Vec<_>>()
+    };
+    let engine_cells = ap(turn["gtp"].as_str().unwrap());
+    let last = b.text("[data-role=last-turn]");
+    for (cell, gtp) in engine_cells
+        .iter()
+        .zip(turn["gtp"].as_str().unwrap().split(','))
+    {
+        assert!(last.contains(cell.as_str()), "{last} lacks {cell}");
+        if !cell.eq_ignore_ascii_case(gtp) {
+            assert!(!last.contains(gtp), "{last} still says {gtp}");
+        }
+    }
+    let li = b.js(
+        "const li = document.querySelector(`#moves li[data-moves='${arguments[0]}']`);
+         return [li.querySelector('.think') ? li.querySelector('.think').textContent : null, li.textContent];",
+        json!([turn["moves"]]),
+    );
+    assert_eq!(li[0], json!(format!(" {shown}")), "the time went: {li}");
+    assert!(
+        li[1].as_str().unwrap().starts_with(&engine_cells.join(",")),
+        "{li}"
+    );
+    b.click("#notation");
     // Rule 7: nothing follows the winning capture; a capture in a turn resigned in its extra turn won nothing.
     let humans = json!({"black": "human", "white": "human"});
     let mut args = humans.clone();

@@ -505,7 +505,9 @@ $("notation").addEventListener("change", () => {
   ui.notation = $("notation").checked ? "ap" : "gtp";
   localStorage.setItem("oust-notation", ui.notation);
   board.setNotation(ui.notation);
-  if (ui.state) { $("moves").dataset.key = ""; drawMoves(ui.state); drawAnalysis(ui.state); }
+  // Everything that names a cell: the move list (with its thinking times), the analysis and the review, the last
+  // turn.
+  if (ui.state) { $("moves").dataset.key = ""; drawMoves(ui.state); drawAnalysis(ui.state); drawPlayerView(ui.state); }
 });
 $("console-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
