@@ -1637,6 +1637,43 @@ fn the_saved_sgf_names_the_players_the_date_and_the_engines_settings_and_loads_b
     );
 }
 
+/// Issue 48: the console's commands see the position the page shows: after an undo, `showboard` shows the board
+/// after the undo, not the engine's board where it was last used.
+#[test]
+fn the_console_shows_the_position_the_page_shows() {
+    let gui = start(Shape::square(5), [Player::Human, Player::Human]);
+    for v in ["C3", "A1", "E5", "A5"] {
+        assert_eq!(post(&gui, "api/play", json!({"move": v})).0, 200);
+    }
+    // The hint brings the engine to the fourth placement.
+    post(&gui, "api/hint", json!({}));
+    wait_state(&gui, Duration::from_secs(20), "the hint", |s| {
+        s["analysis"]["hint"].is_object() && s["engine"]["busy"] == ""
+    });
+    post(&gui, "api/undo", json!({"unit": "move"}));
+    let (_, s) = post(&gui, "api/undo", json!({"unit": "move"}));
+    assert_eq!(s["moves"], 2);
+    assert_eq!(
+        post(&gui, "api/console", json!({"line": "showboard"})).0,
+        200
+    );
+    let until = Instant::now() + Duration::from_secs(20);
+    let board = loop {
+        let lines = console_lines(&gui);
+        let asked = lines.iter().rposition(|l| l == "> showboard");
+        if let Some(board) = asked.and_then(|i| lines[i..].iter().find(|l| l.starts_with("= "))) {
+            break board.clone();
+        }
+        assert!(Instant::now() < until, "{lines:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(
+        board.contains("last move: white A1") && board.contains("stones: black 1, white 1"),
+        "{board}"
+    );
+    assert!(board.contains(" 3 . . X . . 3"), "{board}");
+}
+
 #[test]
 fn console_moves_go_through_the_pages_game_and_commands_that_would_change_the_engines_are_refused()
 {

@@ -523,6 +523,10 @@ impl Worker {
                 Ok(())
             }
             Request::Console(line) => {
+                // The engine's game is brought to the position the page shows first: `showboard` shows the page's
+                // board, not where the engine was last used (before an undo, say).
+                let target = target_of(&self.hub.lock());
+                self.sync(&target)?;
                 let reply = self.send(&line, COMMAND_LIMIT)?;
                 let _ = reply;
                 // Anything typed may have changed the engine's game: set it up again before the next use.
