@@ -1637,6 +1637,56 @@ fn the_saved_sgf_names_the_players_the_date_and_the_engines_settings_and_loads_b
     );
 }
 
+/// Issue 48: live analysis stops at a cap of visits a position (1,000,000 by default, a setting), and the engine
+/// is then idle until the position or the cap changes.
+#[test]
+fn live_analysis_stops_at_its_cap_of_visits() {
+    let gui = start(Shape::Hex { side: 5 }, [Player::Human, Player::Human]);
+    assert_eq!(state(&gui)["analysis"]["max_visits"], 1_000_000);
+    let (status, s) = post(&gui, "api/analysis", json!({"max_visits": 3000}));
+    assert_eq!(status, 200);
+    assert_eq!(
+        (&s["analysis"]["max_visits"], &s["analysis"]["on"]),
+        (&json!(3000), &json!(false)),
+        "the cap alone does not toggle the analysis"
+    );
+    post(&gui, "api/analysis", json!({"on": true}));
+    let capped = |cap: u64| {
+        let s = wait_state(&gui, Duration::from_secs(30), "the cap", |s| {
+            s["analysis"]["entries"]["capped"] == cap && s["engine"]["busy"] == ""
+        });
+        let visits = s["analysis"]["entries"]["visits"].as_u64().unwrap();
+        assert!(visits >= cap, "{visits}");
+        s
+    };
+    let s = capped(3000);
+    // Idle: no more updates.
+    std::thread::sleep(Duration::from_millis(800));
+    let later = state(&gui);
+    assert_eq!(later["analysis"]["updates"], s["analysis"]["updates"]);
+    assert_eq!(later["engine"]["busy"], "");
+    // Turned off and on, it analyses the position again (to its cap); a higher cap analyses on; a new position
+    // is analysed again.
+    post(&gui, "api/analysis", json!({"on": false}));
+    post(&gui, "api/analysis", json!({"on": true}));
+    capped(3000);
+    post(&gui, "api/analysis", json!({"max_visits": 8000}));
+    capped(8000);
+    post(&gui, "api/play", json!({"move": "E5"}));
+    let s = capped(8000);
+    assert_eq!(s["analysis"]["entries"]["to_move"], "white");
+    let (status, e) = post(&gui, "api/analysis", json!({"max_visits": 5}));
+    assert_eq!(
+        (status, e["error"].as_str()),
+        (
+            409,
+            Some(
+                "the analysis cap 'max_visits' is 0 (none) or from 100 to 100000000 visits, got 5"
+            )
+        )
+    );
+}
+
 /// Issue 48: the console's commands see the position the page shows: after an undo, `showboard` shows the board
 /// after the undo, not the engine's board where it was last used.
 #[test]

@@ -224,6 +224,7 @@ function pct(w) { return `${(w * 100).toFixed(1)}%`; }
 function drawAnalysis(s) {
   const a = s.analysis;
   $("analysis").checked = a.on;
+  if (document.activeElement !== $("analysis-visits")) $("analysis-visits").value = a.max_visits;
   const entries = a.on ? a.entries : null;
   board.renderHeat(entries);
   if (!entries && !ui.lineShown) board.renderPv(null);
@@ -239,6 +240,7 @@ function drawAnalysis(s) {
     if (best.proof === "win") text = `${cap(entries.to_move)}: proven win${dist} (${name(best.move)})`;
     if (best.proof === "loss") text = `${cap(entries.to_move)}: proven loss` + (entries.distance != null ? ` (the longest defence lasts ${entries.distance} moves)` : "");
     if (best.proof === "draw") text = `proven: no winner`;
+    if (entries.capped) text += ` · stopped at ${entries.visits.toLocaleString("en-US")} visits (the cap: ${entries.capped.toLocaleString("en-US")})`;
     const now = performance.now();
     const u = window.__oust.analysisUpdates;
     if (!u.length || u[u.length - 1].n !== a.updates) u.push({ n: a.updates, t: now });
@@ -500,6 +502,7 @@ $("resign-dialog").addEventListener("close", () => {
 });
 $("pace").addEventListener("change", () => post("/api/pace", { ms: Number($("pace").value) }));
 $("analysis").addEventListener("change", () => post("/api/analysis", { on: $("analysis").checked }));
+$("analysis-visits").addEventListener("change", () => post("/api/analysis", { max_visits: Number($("analysis-visits").value) }));
 $("notation").checked = ui.notation === "ap";
 $("notation").addEventListener("change", () => {
   ui.notation = $("notation").checked ? "ap" : "gtp";

@@ -448,14 +448,7 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
             }
             _ => Err("the pace is a number of milliseconds from 0 to 60000".to_string()),
         },
-        "/api/analysis" => {
-            s.analysis.on = args["on"].as_bool().unwrap_or(!s.analysis.on);
-            s.analysis.updates = 0;
-            if !s.analysis.on {
-                s.analysis.entries = None;
-            }
-            Ok(())
-        }
+        "/api/analysis" => analysis_settings(&mut s, args),
         "/api/hint" => {
             s.requests.push_back(Request::Hint);
             Ok(())
@@ -510,6 +503,35 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
             json_response(409, &json!({"error": e, "state": state}))
         }
     }
+}
+
+/// Live analysis on or off (`on`; without it, and without `max_visits`, it toggles), and its cap (`max_visits`:
+/// 0 for none, or 100 to 100,000,000 visits a position).
+fn analysis_settings(s: &mut Shared, args: &Value) -> Result<(), String> {
+    let cap = &args["max_visits"];
+    if !cap.is_null() {
+        match cap.as_u64() {
+            Some(n) if n == 0 || (100..=100_000_000).contains(&n) => s.analysis.max_visits = n,
+            _ => {
+                return Err(format!(
+                    "the analysis cap 'max_visits' is 0 (none) or from 100 to 100000000 visits, got {cap}"
+                ));
+            }
+        }
+        if args["on"].is_null() {
+            return Ok(());
+        }
+    }
+    let was = s.analysis.on;
+    s.analysis.on = args["on"].as_bool().unwrap_or(!s.analysis.on);
+    if s.analysis.on && !was {
+        s.analysis.started += 1;
+    }
+    s.analysis.updates = 0;
+    if !s.analysis.on {
+        s.analysis.entries = None;
+    }
+    Ok(())
 }
 
 /// Resigns for the human who asked: the one human against the engine, or the side to move between two humans.

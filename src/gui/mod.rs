@@ -70,11 +70,20 @@ pub(crate) struct EngineState {
     pub levels: bool,
 }
 
+/// The visits at which live analysis stops by default: ten times level 10's search (100,000 playouts), some
+/// seconds of oust's search on one core; its candidates and their rates hardly move after that. The page's setting
+/// (`max_visits`, 0 for no cap) changes it.
+pub(crate) const DEFAULT_ANALYSIS_VISITS: u64 = 1_000_000;
+
 /// The analysis shown on the board.
 #[derive(Debug, Default)]
 pub(crate) struct Analysis {
     /// Live analysis is on.
     pub on: bool,
+    /// Live analysis of a position stops once its candidates have this many visits in all; 0: never.
+    pub max_visits: u64,
+    /// Counts the times live analysis was turned on: each analyses afresh a position analysed to its end before.
+    pub started: u64,
     /// The latest entries (JSON as the page draws them) and the number of moves of the position they are for.
     pub entries: Option<(usize, Value)>,
     /// Updates received since analysis started, for the speed figure.
@@ -118,7 +127,10 @@ impl Shared {
             session,
             version: 1,
             engine: EngineState::default(),
-            analysis: Analysis::default(),
+            analysis: Analysis {
+                max_visits: DEFAULT_ANALYSIS_VISITS,
+                ..Analysis::default()
+            },
             requests: VecDeque::new(),
             console: VecDeque::new(),
             console_count: 0,
@@ -237,6 +249,7 @@ impl Shared {
         let moves = self.session.game.records().len();
         v["analysis"] = json!({
             "on": self.analysis.on,
+            "max_visits": self.analysis.max_visits,
             "entries": self.analysis.entries.as_ref().filter(|(n, _)| *n == moves).map(|(_, e)| e),
             "updates": self.analysis.updates,
             "hint": self.analysis.hint,

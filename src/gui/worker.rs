@@ -95,6 +95,9 @@ fn full_line(shared: &Shared) -> Vec<(Color, Move)> {
     moves
 }
 
+/// A position analysed to its end (its moves), with the analysis settings then ([`analysis_key`]).
+type Analysed = (Vec<(Color, Move)>, (u64, u64));
+
 /// What the worker does next.
 enum Job {
     /// The engine is out of action, for this reason.
@@ -119,8 +122,9 @@ pub(crate) struct Worker {
     cancellable: bool,
     /// The last engine move, for the pace of engine-against-engine play.
     last_move: Instant,
-    /// The position whose analysis stream ended by itself (nothing to analyse), not to be started again.
-    analysed_out: Option<Vec<(Color, Move)>>,
+    /// The position whose analysis stream ended by itself (nothing to analyse) or at the cap, not to be started
+    /// again while the analysis settings ([`analysis_key`]) stay the same.
+    analysed_out: Option<Analysed>,
 }
 
 /// The text of a failure, with the engine's last stderr lines when there are any.
@@ -475,7 +479,7 @@ impl Worker {
                 if s.analysis.on
                     && self.analyze
                     && !s.session.over()
-                    && self.analysed_out.as_ref() != Some(&target.moves)
+                    && !self.analysed(&target.moves, analysis_key(&s))
                 {
                     return Some(Job::Analyse(target));
                 }
@@ -765,6 +769,8 @@ impl Worker {
             let s = self.hub.lock();
             s.session.game.position().to_move()
         };
+        let key = analysis_key(&self.hub.lock());
+        let cap = key.0;
         self.set_busy("analysing");
         let line = format!("oust-analyze {} {ANALYSIS_INTERVAL_CS}", color.letter());
         self.hub.lock().console(">", &line);
@@ -795,7 +801,7 @@ impl Worker {
                         let mut s = self.hub.lock();
                         s.console("?", l.trim_start_matches('?').trim());
                         drop(s);
-                        self.analysed_out = Some(target.moves.clone());
+                        self.analysed_out = Some((target.moves.clone(), key));
                         return Ok(());
                     }
                     continue;
@@ -803,14 +809,22 @@ impl Worker {
                 if l.trim().is_empty() {
                     // The stream ended by itself: nothing to analyse here, or oust's search proved the position
                     // at once (it streams nothing then): ask its solver for the proven result and its distance.
-                    self.analysed_out = Some(target.moves.clone());
+                    self.analysed_out = Some((target.moves.clone(), key));
                     if !got_info && self.oust_params {
                         self.proven(target, color)?;
                     }
                     return Ok(());
                 }
                 got_info = true;
-                self.publish_analysis(target, parse_info(&l, color));
+                let mut entries = parse_info(&l, color);
+                if cap > 0 && entries["visits"].as_u64().is_some_and(|v| v >= cap) {
+                    // The cap: the analysis of this position stops here, until the position or the cap changes.
+                    entries["capped"] = json!(cap);
+                    self.publish_analysis(target, entries);
+                    self.analysed_out = Some((target.moves.clone(), key));
+                    return self.end_stream();
+                }
+                self.publish_analysis(target, entries);
             } else if last_line.elapsed() > COMMAND_LIMIT {
                 return Err(format!(
                     "the engine sent no analysis for {} s (it hangs)",
@@ -820,6 +834,7 @@ impl Worker {
             let s = self.hub.lock();
             let stop = self.hub.quit.load(Ordering::SeqCst)
                 || !s.analysis.on
+                || analysis_key(&s) != key
                 || !s.requests.is_empty()
                 || s.analysis.review_request.is_some()
                 || target_of(&s).moves != target.moves
@@ -834,6 +849,12 @@ impl Worker {
                 return self.end_stream();
             }
         }
+    }
+
+    /// True when the analysis of the position after `moves` ended (at the cap, or by itself) with the settings
+    /// `key` in force now.
+    fn analysed(&self, moves: &[(Color, Move)], key: (u64, u64)) -> bool {
+        matches!(&self.analysed_out, Some((m, k)) if m == moves && *k == key)
     }
 
     /// The solver's result for a position the search proved at once: `oust-solve 2` answers `win MOVE N`,
@@ -1025,6 +1046,11 @@ impl Worker {
     }
 }
 
+/// What starts an analysis afresh when it changes: the cap, and the analysis turned on again.
+fn analysis_key(s: &Shared) -> (u64, u64) {
+    (s.analysis.max_visits, s.analysis.started)
+}
+
 /// Logs the engine's answer to `line` in the console (its response, or why it failed: the engine is then out of
 /// action until a restart), tells the page, and gives the reply or the failure's words.
 fn logged(
@@ -1112,11 +1138,13 @@ fn parse_info(line: &str, to_move: Color) -> Value {
         .iter()
         .filter_map(|m| m["visits"].as_f64())
         .fold(0.0, f64::max);
+    let visits: f64 = moves.iter().filter_map(|m| m["visits"].as_f64()).sum();
     json!({
         "to_move": to_move.name(),
         "moves": moves,
         "black": black,
         "max_visits": max_visits,
+        "visits": visits as u64,
         "proof": moves.first().and_then(|m| m.get("proof")).cloned(),
     })
 }
