@@ -1104,7 +1104,12 @@ fn a_game_against_a_level_sets_the_engine_reports_the_result_and_suggests_the_ne
     assert_eq!(offered.len(), usize::from(MAX_LEVEL));
     for (l, e) in offered.iter().zip(LEVEL_ELO) {
         assert_eq!(l["elo"], json!({"hex": e.hex7, "square": e.square9}), "{l}");
+        assert!(l["words"].as_str().is_some_and(|w| !w.is_empty()), "{l}");
     }
+    assert_eq!(
+        offered[0]["words"],
+        "a newcomer who has just learnt the rules"
+    );
     let before = state(&gui);
     for (args, error) in [
         (
@@ -2965,26 +2970,34 @@ fn browser_levels_in_the_new_game_dialog_with_their_elo_and_the_next_level_after
     };
     let option = |level: u8| {
         b.js(
-            "const o = document.querySelector(`#new-strength option[value='level:${arguments[0]}']`); return o ? o.textContent : null;",
+            "const o = document.querySelector(`#new-strength option[value='level:${arguments[0]}']`); return o ? [o.textContent, o.title] : null;",
             json!([level]),
         )
     };
-    // On a hexhex board the dialog gives hex-7's Elo; on a square one, 9x9's.
+    // Issue 48: each level says what it is like, in words; its Elo is in the tooltip, hex-7's on a hexhex board,
+    // 9x9's on a square one.
+    let elo = |n: i32| {
+        format!(
+            "about {} Elo above the random player (measured between engines, not people)",
+            thousands(n)
+        )
+    };
     assert_eq!(
         option(3),
-        json!(format!(
-            "Level 3: about {} Elo above random",
-            thousands(LEVEL_ELO[2].hex7)
-        ))
+        json!([
+            "Level 3: a beginner who sees the simple captures",
+            elo(LEVEL_ELO[2].hex7)
+        ])
     );
+    assert_eq!(option(6)[0], json!("Level 6: a club player"));
     set("new-kind", "square");
     set("new-a", "5");
     assert_eq!(
         option(3),
-        json!(format!(
-            "Level 3: about {} Elo above random",
-            thousands(LEVEL_ELO[2].square9)
-        ))
+        json!([
+            "Level 3: a beginner who sees the simple captures",
+            elo(LEVEL_ELO[2].square9)
+        ])
     );
     set("new-strength", "level:3");
     assert_eq!(
@@ -3022,10 +3035,14 @@ fn browser_levels_in_the_new_game_dialog_with_their_elo_and_the_next_level_after
     );
     assert_eq!(
         b.text("#next-level"),
-        format!(
-            "Play level 2 (about {} Elo above random)",
-            thousands(LEVEL_ELO[1].square9)
-        )
+        "Play level 2 (a beginner who plays by eye)"
+    );
+    assert_eq!(
+        b.js(
+            "return document.getElementById('next-level').title;",
+            json!([])
+        ),
+        json!(elo(LEVEL_ELO[1].square9))
     );
     b.click("#next-level");
     let s = wait_state(&gui, Duration::from_secs(10), "level 2", |s| {

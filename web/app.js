@@ -154,17 +154,25 @@ function drawLevelResult(s) {
   const next = $("next-level");
   next.hidden = r.suggest == null;
   if (r.suggest != null) {
-    next.textContent = `Play level ${r.suggest}` + levelElo(r.suggest, s.board);
+    const l = levelOf(r.suggest);
+    next.textContent = `Play level ${r.suggest}` + (l ? ` (${l.words})` : "");
+    next.title = levelElo(r.suggest, s.board);
     next.dataset.level = r.suggest;
   }
 }
 
-// " (about N Elo above random)" for a level on this board's family, from the calibration the server reports.
+// A level as the server reports it: what it is like, and its Elo on each board family.
+function levelOf(n) {
+  return ui.levels && ui.levels.levels.find((x) => x.level === Number(n));
+}
+
+// "about N Elo above random" for a level on this board's family, from the calibration the server reports: the
+// tooltip of the words that say what the level is like.
 function levelElo(n, boardName) {
-  const l = ui.levels && ui.levels.levels.find((x) => x.level === Number(n));
+  const l = levelOf(n);
   if (!l) return "";
   const elo = /^hex/.test(boardName) ? l.elo.hex : l.elo.square;
-  return ` (about ${elo.toLocaleString("en-US")} Elo above random)`;
+  return `about ${elo.toLocaleString("en-US")} Elo above the random player (measured between engines, not people)`;
 }
 
 function drawMoves(s) {
@@ -711,7 +719,8 @@ function fillStrengths(boardName) {
     const o = document.createElement("option");
     o.value = `level:${l.level}`;
     o.dataset.level = l.level;
-    o.textContent = `Level ${l.level}` + levelElo(l.level, boardName).replace(" (about", ": about").replace(")", "");
+    o.textContent = `Level ${l.level}: ${l.words}`;
+    o.title = levelElo(l.level, boardName);
     sel.append(o);
   }
   if ([...sel.options].some((o) => o.value === keep)) sel.value = keep;

@@ -327,12 +327,32 @@ fn levels_known(s: &Shared, strength: Strength) -> Result<(), String> {
     }
 }
 
-/// The levels the new-game dialog offers, with their measured Elo above the random player.
+/// What each level is like, in words a newcomer reads, as Lichess and KaTrain name theirs: from what each level
+/// does (levels.md: 1 and 2 play on instinct, from the learned priors, without reading ahead; 3 and up read a
+/// growing number of playouts; 10 is the engine's own search) and how far apart their measured Elo are. Oust has
+/// no rated human players to calibrate against: these are comparisons, not ratings.
+pub(crate) const LEVEL_WORDS: [&str; MAX_LEVEL as usize] = [
+    "a newcomer who has just learnt the rules",
+    "a beginner who plays by eye",
+    "a beginner who sees the simple captures",
+    "a casual player",
+    "a casual player who reads ahead",
+    "a club player",
+    "a strong club player",
+    "an expert",
+    "a strong expert",
+    "the engine's own search on one core, about a second a move",
+];
+
+/// The levels the new-game dialog offers, with what each is like and its measured Elo above the random player.
 fn levels_json() -> Value {
     let levels: Vec<Value> = LEVEL_ELO
         .iter()
         .zip(1..=MAX_LEVEL)
-        .map(|(e, n)| json!({"level": n, "elo": {"hex": e.hex7, "square": e.square9}}))
+        .zip(LEVEL_WORDS)
+        .map(|((e, n), words)| {
+            json!({"level": n, "words": words, "elo": {"hex": e.hex7, "square": e.square9}})
+        })
         .collect();
     json!({
         "levels": levels,
