@@ -2639,6 +2639,99 @@ fn browser_the_move_list_shows_its_current_entry_whole_to_the_end_of_the_game() 
     assert!(end[1].as_f64().unwrap() <= 1.0, "{end}");
 }
 
+/// Whether the element matching `css` shows whole in the window, and in its scrolling panel, without scrolling.
+fn in_view(b: &Browser, css: &str) -> Value {
+    b.js(
+        "const e = document.querySelector(arguments[0]), r = e.getBoundingClientRect();
+         const p = e.closest('aside'), a = p ? p.getBoundingClientRect() : {top: 0, bottom: innerHeight};
+         return [r.height > 0 && r.top >= Math.max(0, a.top) - 1 && r.bottom <= Math.min(innerHeight, a.bottom) + 1,
+                 r.top, r.bottom, a.bottom, innerHeight, p ? p.scrollTop : 0];",
+        json!([css]),
+    )
+}
+
+/// Issue 48: on a desktop the header stays one row (1000 px wide, and engine against engine at 1280) and the page
+/// fits the window; at 1280x800 a review's explanation of a mistake and the Previous and Next buttons show without
+/// scrolling.
+#[test]
+fn browser_the_desktop_header_is_one_row_and_a_review_shows_without_scrolling() {
+    let _lock = browser_or_skip!(
+        "browser_the_desktop_header_is_one_row_and_a_review_shows_without_scrolling"
+    );
+    // One row: the middles of the header's items (those shown) lie within a few pixels of each other.
+    let rows = "const h = document.querySelector('header');
+        const mids = Array.from(h.children).filter(e => e.offsetParent && getComputedStyle(e).visibility !== 'hidden')
+          .map(e => e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2);
+        return [Math.max(...mids) - Math.min(...mids) < 8 ? 1 : 2, document.documentElement.scrollHeight <= innerHeight,
+                h.getBoundingClientRect().height];";
+    let gui = start(Shape::Hex { side: 7 }, [Player::Human, Player::Engine]);
+    let b = Browser::start(1000, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    let v = b.js(rows, json!([]));
+    assert_eq!((&v[0], &v[1]), (&json!(1), &json!(true)), "at 1000 px: {v}");
+    drop(b);
+    post(&gui, "api/pause", json!({"paused": true}));
+    post(
+        &gui,
+        "api/players",
+        json!({"black": "engine", "white": "engine"}),
+    );
+    let b = Browser::start(1280, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    assert_eq!(
+        b.js("return document.getElementById('watch').hidden;", json!([])),
+        json!(false)
+    );
+    let v = b.js(rows, json!([]));
+    assert_eq!(
+        (&v[0], &v[1]),
+        (&json!(1), &json!(true)),
+        "engine against engine at 1280 px: {v}"
+    );
+    // The review of docs/level3-level5-hex7.sgf, at Black's blunder.
+    post(
+        &gui,
+        "api/players",
+        json!({"black": "human", "white": "human"}),
+    );
+    let record = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/level3-level5-hex7.sgf"),
+    )
+    .unwrap();
+    let (status, _) = post(
+        &gui,
+        "api/load",
+        json!({"name": "level3-level5-hex7.sgf", "text": record}),
+    );
+    assert_eq!(status, 200);
+    post(&gui, "api/jump", json!({"moves": 20}));
+    wait_drawn(&b, &gui);
+    b.click("[data-action=next-mistake]");
+    wait_state(&gui, Duration::from_secs(10), "the blunder", |s| {
+        s["moves"] == 20
+    });
+    wait_drawn(&b, &gui);
+    b.wait_for(
+        "return document.getElementById('mistake-text').textContent.includes('lost');",
+        json!([]),
+        Duration::from_secs(10),
+        "the explanation",
+    );
+    if let Some(path) = std::env::var_os("OUST_GUI_REVIEW_SCREENSHOT") {
+        std::fs::write(path, b.screenshot()).unwrap();
+    }
+    for css in [
+        "#mistake-text",
+        "[data-action=prev-mistake]",
+        "[data-action=next-mistake]",
+    ] {
+        let v = in_view(&b, css);
+        assert_eq!(v[0], json!(true), "{css} is out of view: {v}");
+    }
+}
+
 #[test]
 fn browser_analysis_shows_the_heat_map_and_the_engine_is_restarted_from_the_banner() {
     let _lock = browser_or_skip!(

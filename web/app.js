@@ -18,6 +18,10 @@ const ui = {
   zoom: localStorage.getItem("oust-zoom") === "on",
   // A refusal of the page's own (a record over the size limit, never sent).
   refusal: null,
+  // The review's position and explanation last brought into the panel's view, and what to bring into view after
+  // this drawing (a selector), if anything.
+  revealed: null,
+  reveal: null,
 };
 // For tests and the curious: timings measured on the page.
 window.__oust = { clicks: [], renders: 0, analysisUpdates: [] };
@@ -370,9 +374,28 @@ function drawReviewSummary(s) {
       (here.uncertain ? " Its loss alone would make it worse, but the searches disagree too much to say so." : "");
   }
   $("mistake-text").textContent = text;
+  // A review finished, or another mistake shown: its explanation and the buttons to the others are brought into
+  // the panel's view (the panel scrolls, not the page), once, so that the user's own scrolling is left alone.
+  // (drawPlayerView does it, once everything above them is drawn.)
+  const revealKey = `${s.moves}|${text}`;
+  if (ui.revealed !== revealKey) {
+    ui.revealed = revealKey;
+    ui.reveal = text ? "#mistake-text" : "#mistake-nav";
+  }
   const playedHere = here ? turnOf(s, here.k) : null;
   board.renderBest(here && best ? best : null, playedHere ? playedHere.vertex : null);
   $("play-line").hidden = !(here && pv && pv.length);
+}
+
+// Scrolls the side panel, on a wide screen where it scrolls by itself, so that the elements from `first` to `last`
+// show (as much of them as fits, from `first` down).
+function revealInPanel(first, last) {
+  const aside = document.querySelector("aside");
+  if (narrow.matches || aside.scrollHeight <= aside.clientHeight) return;
+  const box = aside.getBoundingClientRect();
+  const top = first.getBoundingClientRect().top, bottom = last.getBoundingClientRect().bottom;
+  if (bottom > box.bottom) aside.scrollTop += Math.min(bottom - box.bottom, Math.max(0, top - box.top));
+  else if (top < box.top) aside.scrollTop -= box.top - top;
 }
 
 function gotoMistake(dir) {
@@ -537,6 +560,10 @@ function drawPlayerView(s) {
   drawEngineMoveButton(s);
   drawWatch(s);
   fitBoard();
+  if (ui.reveal) {
+    revealInPanel($("mistake-nav"), document.querySelector(ui.reveal));
+    ui.reveal = null;
+  }
 }
 
 function drawTally(s) {
