@@ -2639,6 +2639,33 @@ fn browser_the_move_list_shows_its_current_entry_whole_to_the_end_of_the_game() 
     assert!(end[1].as_f64().unwrap() <= 1.0, "{end}");
 }
 
+/// Issue 48: the name of the cell under the pointer is shown, in the notation chosen, so that a hint's "J9" can be
+/// found on a hexhex board whose columns run along slants.
+#[test]
+fn browser_the_cell_under_the_pointer_is_named() {
+    let _lock = browser_or_skip!("browser_the_cell_under_the_pointer_is_named");
+    let gui = start(Shape::Hex { side: 7 }, [Player::Human, Player::Human]);
+    let b = Browser::start(1280, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    let named = "[data-role=cell-name]";
+    assert_eq!(b.text(named), "");
+    b.hover("[data-vertex=J9]");
+    assert_eq!(b.text(named), "J9");
+    // Abstract Play's name once the toggle is on.
+    b.click("#notation");
+    let geo = Geometry::hex(7).unwrap();
+    let ap = notation::cell_name(&geo, geo.parse_vertex("J9").unwrap());
+    b.hover("[data-vertex=J9]");
+    assert_eq!(b.text(named), ap);
+    b.click("#notation");
+    b.hover("[data-vertex=J9]");
+    assert_eq!(b.text(named), "J9");
+    // Off the board, nothing.
+    b.hover("#status");
+    assert_eq!(b.text(named), "");
+}
+
 /// Whether the element matching `css` shows whole in the window, and in its scrolling panel, without scrolling.
 fn in_view(b: &Browser, css: &str) -> Value {
     b.js(

@@ -18,6 +18,8 @@ const ui = {
   zoom: localStorage.getItem("oust-zoom") === "on",
   // A refusal of the page's own (a record over the size limit, never sent).
   refusal: null,
+  // The cell under the pointer (its GTP name), or null.
+  pointer: null,
   // The review's position and explanation last brought into the panel's view, and what to bring into view after
   // this drawing (a selector), if anything.
   revealed: null,
@@ -72,6 +74,8 @@ async function onCellClick(v) {
 }
 
 function onCellHover(v) {
+  ui.pointer = v;
+  drawCellName();
   const s = ui.state;
   const entries = s && s.analysis.entries;
   if (ui.lineShown) return;
@@ -88,6 +92,7 @@ async function ensureLayout(s) {
   const layout = await r.json();
   if (layout.board !== s.board) { ui.layoutBoard = null; return; }
   board.setLayout(layout);
+  ui.pointer = null;
   board.setNotation(ui.notation);
 }
 
@@ -540,7 +545,7 @@ $("notation").addEventListener("change", () => {
   localStorage.setItem("oust-notation", ui.notation);
   board.setNotation(ui.notation);
   // Everything that names a cell: the move list (with its thinking times), the analysis and the review, the last
-  // turn.
+  // turn, the cell under the pointer.
   if (ui.state) { $("moves").dataset.key = ""; drawMoves(ui.state); drawAnalysis(ui.state); drawPlayerView(ui.state); }
 });
 $("console-form").addEventListener("submit", (ev) => {
@@ -551,8 +556,15 @@ $("console-form").addEventListener("submit", (ev) => {
 });
 $("console").parentElement.addEventListener("toggle", () => refreshConsole());
 
+// The name of the cell under the pointer ("J9", or Abstract Play's), so that a hint's or a line's cell is found
+// without counting along the slants of a hexhex board.
+function drawCellName() {
+  $("cell-name").textContent = ui.pointer ? name(ui.pointer) : "";
+}
+
 // The rest of what a player sees, drawn after the board, the move list and the analysis.
 function drawPlayerView(s) {
+  drawCellName();
   drawTally(s);
   drawMoveTimes(s);
   board.renderHint(hintMove(s));
