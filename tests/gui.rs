@@ -325,6 +325,65 @@ fn the_binary_prints_one_address_line_and_refuses_a_wrong_engine() {
     );
     child.kill().unwrap();
     child.wait().unwrap();
+    // Issue 48: --seed seeds the default engine; with --engine it is refused, with the reason.
+    let mut child = std::process::Command::new(bin)
+        .args(["gui", "--no-browser", "--size", "5", "--seed", "4321"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut line = Vec::new();
+    while stdout.read(&mut byte).unwrap() == 1 && byte[0] != b'\n' {
+        line.push(byte[0]);
+    }
+    let line = String::from_utf8(line).unwrap();
+    let port: u16 = re.captures(&line).expect("one address line")[1]
+        .parse()
+        .unwrap();
+    let host = format!("127.0.0.1:{port}");
+    let ask = |body: &str| {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        write!(
+            s,
+            "POST /api/console HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).unwrap();
+        out
+    };
+    assert!(ask(r#"{"line": "oust-get-param seed"}"#).starts_with("HTTP/1.1 200"));
+    let until = Instant::now() + Duration::from_secs(20);
+    loop {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        write!(
+            s,
+            "GET /api/console HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut body = String::new();
+        s.read_to_string(&mut body).unwrap();
+        if body.contains(r#""text":"4321""#) {
+            break;
+        }
+        assert!(Instant::now() < until, "{body}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let out = std::process::Command::new(bin)
+        .args(["gui", "--no-browser", "--engine", "oust", "--seed", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .starts_with("oust gui: --seed seeds the default engine"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
