@@ -1751,6 +1751,34 @@ fn live_analysis_stops_at_its_cap_of_visits() {
     );
 }
 
+/// Issue 48: `POST /api/review` answers with the review it started (its first position, none done), not
+/// `review: null`.
+#[test]
+fn a_review_answers_with_the_review_it_started() {
+    let gui = start(Shape::square(5), [Player::Human, Player::Human]);
+    for v in ["C3", "A1", "E5"] {
+        post(&gui, "api/play", json!({"move": v}));
+    }
+    post(&gui, "api/undo", json!({"unit": "move"}));
+    let (status, s) = post(&gui, "api/review", json!({"playouts": 50}));
+    assert_eq!(status, 200);
+    let r = &s["analysis"]["review"];
+    assert_eq!(
+        (&r["playouts"], &r["done"], &r["total"], &r["rates"]),
+        (
+            &json!(50),
+            &json!(0),
+            &json!(4),
+            &json!([null, null, null, null])
+        ),
+        "{s}"
+    );
+    let s = wait_state(&gui, Duration::from_secs(60), "the review", |s| {
+        s["analysis"]["review"]["done"] == 4
+    });
+    assert_eq!(s["analysis"]["review"]["total"], 4);
+}
+
 /// Issue 48: the console's commands see the position the page shows: after an undo, `showboard` shows the board
 /// after the undo, not the engine's board where it was last used.
 #[test]

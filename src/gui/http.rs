@@ -476,6 +476,12 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
         "/api/review" => match args["playouts"].as_u64() {
             Some(n) if (1..=10_000_000).contains(&n) => {
                 s.analysis.review_request = Some(n);
+                // The review started, at its first position, as the answer and the page show it at once.
+                let total = s.session.game.records().len() + s.session.redo.len() + 1;
+                s.analysis.review = Some(json!({
+                    "playouts": n, "done": 0, "total": total, "eta_s": null,
+                    "rates": vec![Value::Null; total],
+                }));
                 Ok(())
             }
             _ => Err("a review needs 'playouts', from 1 to 10000000".to_string()),
