@@ -325,6 +325,65 @@ fn the_binary_prints_one_address_line_and_refuses_a_wrong_engine() {
     );
     child.kill().unwrap();
     child.wait().unwrap();
+    // Issue 48: --seed seeds the default engine; with --engine it is refused, with the reason.
+    let mut child = std::process::Command::new(bin)
+        .args(["gui", "--no-browser", "--size", "5", "--seed", "4321"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut line = Vec::new();
+    while stdout.read(&mut byte).unwrap() == 1 && byte[0] != b'\n' {
+        line.push(byte[0]);
+    }
+    let line = String::from_utf8(line).unwrap();
+    let port: u16 = re.captures(&line).expect("one address line")[1]
+        .parse()
+        .unwrap();
+    let host = format!("127.0.0.1:{port}");
+    let ask = |body: &str| {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        write!(
+            s,
+            "POST /api/console HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).unwrap();
+        out
+    };
+    assert!(ask(r#"{"line": "oust-get-param seed"}"#).starts_with("HTTP/1.1 200"));
+    let until = Instant::now() + Duration::from_secs(20);
+    loop {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        write!(
+            s,
+            "GET /api/console HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut body = String::new();
+        s.read_to_string(&mut body).unwrap();
+        if body.contains(r#""text":"4321""#) {
+            break;
+        }
+        assert!(Instant::now() < until, "{body}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let out = std::process::Command::new(bin)
+        .args(["gui", "--no-browser", "--engine", "oust", "--seed", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .starts_with("oust gui: --seed seeds the default engine"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -381,6 +440,69 @@ fn records_load_save_and_broken_uploads_are_refused() {
     assert_eq!(status, 200, "{s}");
     assert_eq!(s["turns"].as_array().unwrap().len(), 3);
     assert_eq!(s["source"], "game.json");
+}
+
+/// Issue 48: a record over the size limit on a request (4 MiB) is refused as such, naming the limit, whether its
+/// length is given or not, not as "the request is not JSON: EOF while parsing".
+#[test]
+fn a_record_over_the_size_limit_is_refused_naming_the_limit() {
+    let gui = start(Shape::Hex { side: 5 }, [Player::Human, Player::Human]);
+    let limit = state(&gui)["max_request_bytes"].as_u64().unwrap();
+    assert_eq!(limit, 4 * 1024 * 1024);
+    let before = state(&gui);
+    for mb in [5, 30] {
+        let text = format!("(;GM[1]HX[5]C[{}])", "x".repeat(mb * 1_000_000));
+        let (status, e) = post(&gui, "api/load", json!({"name": "big.sgf", "text": text}));
+        let e = e["error"].as_str().unwrap().to_string();
+        assert_eq!(status, 413, "{e}");
+        assert!(
+            e.starts_with("the record is over the limit: it is ")
+                && e.ends_with("and oust gui takes at most 4.0 MiB (4194304 bytes) a request"),
+            "{e}"
+        );
+        assert!(!e.contains("JSON"), "{e}");
+        // The page shows it as the refusal of the upload; the game is unchanged.
+        let s = state(&gui);
+        assert_eq!(s["refusal"].as_str(), Some(e.as_str()));
+        assert_eq!(
+            (&s["stones"], &s["moves"]),
+            (&before["stones"], &before["moves"])
+        );
+    }
+    // Without a length (chunked), the body is read up to the limit and refused.
+    let host = format!("127.0.0.1:{}", gui.port());
+    let mut c = TcpStream::connect(("127.0.0.1", gui.port())).unwrap();
+    let head = format!(
+        "POST /api/play HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\n\
+         Transfer-Encoding: chunked\r\n\r\n"
+    );
+    c.write_all(head.as_bytes()).unwrap();
+    let chunk = "x".repeat(1 << 20);
+    for _ in 0..5 {
+        let _ = c.write_all(format!("{:x}\r\n{chunk}\r\n", chunk.len()).as_bytes());
+    }
+    let _ = c.write_all(b"0\r\n\r\n");
+    let mut out = String::new();
+    let _ = c.read_to_string(&mut out);
+    assert!(
+        out.starts_with("HTTP/1.1 413"),
+        "{}",
+        &out[..out.len().min(300)]
+    );
+    assert!(
+        out.contains(
+            "the request is over the limit: it is larger, and oust gui takes at most 4.0 MiB"
+        ),
+        "{}",
+        &out[..out.len().min(600)]
+    );
+    // Just under the limit is read.
+    let (status, e) = post(
+        &gui,
+        "api/load",
+        json!({"name": "padded.sgf", "text": format!("(;GM[1]HX[5]C[{}];B[cc])", "x".repeat(4_000_000))}),
+    );
+    assert_eq!(status, 200, "{e}");
 }
 
 #[test]
@@ -928,6 +1050,109 @@ fn resign_resigns_the_human_and_an_engine_answer_after_the_end_is_dropped() {
     );
 }
 
+/// Issue 48: Resign (or a new game, or an undo) while the engine thinks for a minute cancels its search at once:
+/// the engine is no longer shown as thinking (so Stop goes), its answer is dropped, and it is not restarted.
+#[test]
+fn a_change_of_the_game_while_the_engine_thinks_cancels_its_search_at_once() {
+    let gui = start(Shape::Hex { side: 5 }, [Player::Human, Player::Engine]);
+    post(&gui, "api/players", json!({"seconds": 60}));
+    let pid = state(&gui)["engine"]["pid"].as_u64();
+    let think = |mv: &str| {
+        assert_eq!(post(&gui, "api/play", json!({"move": mv})).0, 200);
+        wait_state(&gui, Duration::from_secs(10), "the engine to think", |s| {
+            s["engine"]["busy"] == "thinking"
+        });
+    };
+    let cancelled = |what: &str| {
+        let asked = Instant::now();
+        let s = wait_state(&gui, Duration::from_secs(50), what, |s| {
+            s["engine"]["busy"] != "thinking"
+        });
+        assert!(
+            asked.elapsed() < Duration::from_secs(5),
+            "{what}: the search ran on for {:?}",
+            asked.elapsed()
+        );
+        s
+    };
+    think("E5");
+    let (status, _) = post(&gui, "api/resign", json!({}));
+    assert_eq!(status, 200);
+    cancelled("the search to end after Resign");
+    let s = wait_state(&gui, Duration::from_secs(5), "the answer dropped", |_| {
+        console_lines(&gui)
+            .iter()
+            .any(|l| l.contains("came after the game ended: dropped"))
+    });
+    assert_eq!(
+        (s["moves"].as_u64(), s["over"].as_bool()),
+        (Some(1), Some(true))
+    );
+    assert!(
+        console_lines(&gui).iter().any(|l| l
+            == "! cancelled: the game changed while the engine thought; its answer is dropped"),
+        "{:?}",
+        console_lines(&gui)
+    );
+    // A new game while it thinks, and a move taken back while it thinks.
+    post(&gui, "api/new", json!({"board": "hex5"}));
+    think("E5");
+    post(&gui, "api/new", json!({"board": "hex5"}));
+    let s = cancelled("the search to end after New game");
+    assert_eq!(s["moves"], 0, "{s}");
+    think("E5");
+    post(&gui, "api/undo", json!({"unit": "move"}));
+    let s = cancelled("the search to end after an undo");
+    assert_eq!(s["moves"], 0, "{s}");
+    // The engine was not restarted, and it plays on in step with the game.
+    assert_eq!(state(&gui)["engine"]["pid"].as_u64(), pid);
+    post(&gui, "api/players", json!({"playouts": 100}));
+    post(&gui, "api/play", json!({"move": "E5"}));
+    let s = wait_state(&gui, Duration::from_secs(20), "the engine's move", |s| {
+        s["moves"] == 2
+    });
+    assert!(s["engine"]["fault"].is_null(), "{s}");
+    let game = server_game(&gui);
+    assert_eq!(game.records().len(), 2);
+    // An engine without the cancellable genmove is restarted, and asked for no move.
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/broken_engine.py");
+    let gui = Gui::start(&Options {
+        game: NewGame {
+            board: Shape::square(7),
+            players: [Player::Human, Player::Engine],
+            pie: false,
+            strength: Strength::Seconds(60.0),
+        },
+        engine: format!("python3 '{}' no-cancel {}", script.display(), engine()),
+        port: 0,
+    })
+    .expect("the gui starts");
+    post(&gui, "api/play", json!({"move": "D4"}));
+    wait_state(&gui, Duration::from_secs(10), "the engine to think", |s| {
+        s["engine"]["busy"] == "thinking"
+    });
+    let asked = Instant::now();
+    post(&gui, "api/resign", json!({}));
+    let s = wait_state(&gui, Duration::from_secs(50), "the restart", |s| {
+        s["engine"]["busy"].as_str() == Some("")
+    });
+    assert!(
+        asked.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        asked.elapsed()
+    );
+    assert_eq!(
+        (s["moves"].as_u64(), s["over"].as_bool()),
+        (Some(1), Some(true))
+    );
+    let lines = console_lines(&gui);
+    assert!(
+        lines.iter().any(|l| l
+            == "! the game changed while the engine thought: it was restarted, and no move is asked"),
+        "{lines:?}"
+    );
+}
+
 #[test]
 fn a_game_against_a_level_sets_the_engine_reports_the_result_and_suggests_the_next_level() {
     use oust::gtp::levels::{LEVEL_ELO, MAX_LEVEL};
@@ -938,7 +1163,12 @@ fn a_game_against_a_level_sets_the_engine_reports_the_result_and_suggests_the_ne
     assert_eq!(offered.len(), usize::from(MAX_LEVEL));
     for (l, e) in offered.iter().zip(LEVEL_ELO) {
         assert_eq!(l["elo"], json!({"hex": e.hex7, "square": e.square9}), "{l}");
+        assert!(l["words"].as_str().is_some_and(|w| !w.is_empty()), "{l}");
     }
+    assert_eq!(
+        offered[0]["words"],
+        "a newcomer who has just learnt the rules"
+    );
     let before = state(&gui);
     for (args, error) in [
         (
@@ -1328,12 +1558,37 @@ fn the_last_turn_of_a_won_game_ends_with_the_winning_capture() {
     assert_eq!(s["over"], true, "{s}");
     assert_eq!(
         s["last_turn"],
-        json!({"color": "black", "passed": false, "goes_on": false,
+        json!({"color": "black", "passed": false, "goes_on": false, "resigned": false,
                "placements": [{"gtp": "A2", "ap": "a2", "captured": 1, "ends": true}]})
     );
     // Taken back and played again short of the end, the same capture is no winner: it does not end the game.
     let (_, s) = post(&gui, "api/undo", json!({"unit": "move"}));
     assert_eq!(s["last_turn"]["placements"][0]["ends"], false, "{s}");
+    // Issue 48: a capture that gives an extra turn, and a resignation in that extra turn: the game is over, but
+    // the capture did not win it; the turn says it was resigned.
+    let gui = start(Shape::square(4), [Player::Human, Player::Human]);
+    // White's C1 joins B1 into a group of 2 that captures Black's A1; Black keeps D4.
+    for v in ["A1", "B1", "D4", "C1"] {
+        assert_eq!(post(&gui, "api/play", json!({"move": v})).0, 200);
+    }
+    let s = state(&gui);
+    assert_eq!(
+        (
+            &s["to_move"],
+            &s["last_turn"]["goes_on"],
+            &s["last_turn"]["placements"][0]["captured"]
+        ),
+        (&json!("white"), &json!(true), &json!(1)),
+        "{s}"
+    );
+    let (_, s) = post(&gui, "api/resign", json!({}));
+    assert_eq!(s["over"], true);
+    assert_eq!(
+        s["last_turn"],
+        json!({"color": "white", "passed": false, "goes_on": false, "resigned": true,
+               "placements": [{"gtp": "C1", "ap": "c1", "captured": 1, "ends": false}]}),
+        "{s}"
+    );
 }
 
 #[test]
@@ -1444,6 +1699,121 @@ fn the_saved_sgf_names_the_players_the_date_and_the_engines_settings_and_loads_b
         text.contains(&format!("Engine: {engine}, level 3]")),
         "{text}"
     );
+}
+
+/// Issue 48: live analysis stops at a cap of visits a position (1,000,000 by default, a setting), and the engine
+/// is then idle until the position or the cap changes.
+#[test]
+fn live_analysis_stops_at_its_cap_of_visits() {
+    let gui = start(Shape::Hex { side: 5 }, [Player::Human, Player::Human]);
+    assert_eq!(state(&gui)["analysis"]["max_visits"], 1_000_000);
+    let (status, s) = post(&gui, "api/analysis", json!({"max_visits": 3000}));
+    assert_eq!(status, 200);
+    assert_eq!(
+        (&s["analysis"]["max_visits"], &s["analysis"]["on"]),
+        (&json!(3000), &json!(false)),
+        "the cap alone does not toggle the analysis"
+    );
+    post(&gui, "api/analysis", json!({"on": true}));
+    let capped = |cap: u64| {
+        let s = wait_state(&gui, Duration::from_secs(30), "the cap", |s| {
+            s["analysis"]["entries"]["capped"] == cap && s["engine"]["busy"] == ""
+        });
+        let visits = s["analysis"]["entries"]["visits"].as_u64().unwrap();
+        assert!(visits >= cap, "{visits}");
+        s
+    };
+    let s = capped(3000);
+    // Idle: no more updates.
+    std::thread::sleep(Duration::from_millis(800));
+    let later = state(&gui);
+    assert_eq!(later["analysis"]["updates"], s["analysis"]["updates"]);
+    assert_eq!(later["engine"]["busy"], "");
+    // Turned off and on, it analyses the position again (to its cap); a higher cap analyses on; a new position
+    // is analysed again.
+    post(&gui, "api/analysis", json!({"on": false}));
+    post(&gui, "api/analysis", json!({"on": true}));
+    capped(3000);
+    post(&gui, "api/analysis", json!({"max_visits": 8000}));
+    capped(8000);
+    post(&gui, "api/play", json!({"move": "E5"}));
+    let s = capped(8000);
+    assert_eq!(s["analysis"]["entries"]["to_move"], "white");
+    let (status, e) = post(&gui, "api/analysis", json!({"max_visits": 5}));
+    assert_eq!(
+        (status, e["error"].as_str()),
+        (
+            409,
+            Some(
+                "the analysis cap 'max_visits' is 0 (none) or from 100 to 100000000 visits, got 5"
+            )
+        )
+    );
+}
+
+/// Issue 48: `POST /api/review` answers with the review it started (its first position, none done), not
+/// `review: null`.
+#[test]
+fn a_review_answers_with_the_review_it_started() {
+    let gui = start(Shape::square(5), [Player::Human, Player::Human]);
+    for v in ["C3", "A1", "E5"] {
+        post(&gui, "api/play", json!({"move": v}));
+    }
+    post(&gui, "api/undo", json!({"unit": "move"}));
+    let (status, s) = post(&gui, "api/review", json!({"playouts": 50}));
+    assert_eq!(status, 200);
+    let r = &s["analysis"]["review"];
+    assert_eq!(
+        (&r["playouts"], &r["done"], &r["total"], &r["rates"]),
+        (
+            &json!(50),
+            &json!(0),
+            &json!(4),
+            &json!([null, null, null, null])
+        ),
+        "{s}"
+    );
+    let s = wait_state(&gui, Duration::from_secs(60), "the review", |s| {
+        s["analysis"]["review"]["done"] == 4
+    });
+    assert_eq!(s["analysis"]["review"]["total"], 4);
+}
+
+/// Issue 48: the console's commands see the position the page shows: after an undo, `showboard` shows the board
+/// after the undo, not the engine's board where it was last used.
+#[test]
+fn the_console_shows_the_position_the_page_shows() {
+    let gui = start(Shape::square(5), [Player::Human, Player::Human]);
+    for v in ["C3", "A1", "E5", "A5"] {
+        assert_eq!(post(&gui, "api/play", json!({"move": v})).0, 200);
+    }
+    // The hint brings the engine to the fourth placement.
+    post(&gui, "api/hint", json!({}));
+    wait_state(&gui, Duration::from_secs(20), "the hint", |s| {
+        s["analysis"]["hint"].is_object() && s["engine"]["busy"] == ""
+    });
+    post(&gui, "api/undo", json!({"unit": "move"}));
+    let (_, s) = post(&gui, "api/undo", json!({"unit": "move"}));
+    assert_eq!(s["moves"], 2);
+    assert_eq!(
+        post(&gui, "api/console", json!({"line": "showboard"})).0,
+        200
+    );
+    let until = Instant::now() + Duration::from_secs(20);
+    let board = loop {
+        let lines = console_lines(&gui);
+        let asked = lines.iter().rposition(|l| l == "> showboard");
+        if let Some(board) = asked.and_then(|i| lines[i..].iter().find(|l| l.starts_with("= "))) {
+            break board.clone();
+        }
+        assert!(Instant::now() < until, "{lines:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(
+        board.contains("last move: white A1") && board.contains("stones: black 1, white 1"),
+        "{board}"
+    );
+    assert!(board.contains(" 3 . . X . . 3"), "{board}");
 }
 
 #[test]
@@ -2197,6 +2567,285 @@ fn browser_records_load_step_save_and_a_broken_upload_is_refused() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Issue 48: a pasted record, or a file, over the size limit is refused by the page before it is sent, naming the
+/// limit; the refusal stays until the next action.
+#[test]
+fn browser_a_record_over_the_size_limit_is_refused_before_it_is_sent() {
+    let _lock =
+        browser_or_skip!("browser_a_record_over_the_size_limit_is_refused_before_it_is_sent");
+    let gui = start(Shape::Hex { side: 5 }, [Player::Human, Player::Human]);
+    let b = Browser::start(1000, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    b.js(
+        "document.querySelectorAll('details').forEach(d => d.open = true);
+         window.__sent = [];
+         const f = window.fetch;
+         window.fetch = (u, o) => { if (String(u).includes('load')) window.__sent.push(String(u)); return f(u, o); };
+         document.getElementById('paste').value = '(;GM[1]HX[5]C[' + 'x'.repeat(5 * 1000 * 1000) + '])';",
+        json!([]),
+    );
+    b.click("[data-action=load-paste]");
+    let message = "[data-role=message]";
+    b.wait_for(
+        "return document.querySelector('[data-role=message]').textContent.includes('over the limit');",
+        json!([]),
+        Duration::from_secs(10),
+        "the refusal of the pasted record",
+    );
+    let text = b.text(message);
+    assert!(
+        text.starts_with("the record is over the limit: it is 4.8 MiB (")
+            && text.ends_with("and oust gui takes at most 4.0 MiB (4194304 bytes) a request"),
+        "{text}"
+    );
+    assert_eq!(
+        b.js("return window.__sent;", json!([])),
+        json!([]),
+        "sent anyway"
+    );
+    // It stays through the next state the server pushes.
+    post(&gui, "api/analysis", json!({"on": false}));
+    wait_drawn(&b, &gui);
+    assert_eq!(b.text(message), text);
+    // A 30 MB file: refused before it is read.
+    let dir = std::env::temp_dir().join(format!("oust-gui-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.sgf");
+    std::fs::write(&big, "x".repeat(30 * 1000 * 1000)).unwrap();
+    b.type_into("#file", big.to_str().unwrap());
+    b.wait_for(
+        "return document.querySelector('[data-role=message]').textContent.includes('28.6 MiB');",
+        json!([]),
+        Duration::from_secs(10),
+        "the refusal of the file",
+    );
+    assert_eq!(
+        b.js("return window.__sent;", json!([])),
+        json!([]),
+        "sent anyway"
+    );
+    assert_eq!(state(&gui)["moves"], 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 48: the hover preview (a ghost stone on the cell under the pointer) is for a mouse only. On a touch screen
+/// `:hover` sticks to the last cell tapped, and left a ghost there once its stone was captured.
+#[test]
+fn browser_the_hover_preview_is_for_a_mouse_only() {
+    let _lock = browser_or_skip!("browser_the_hover_preview_is_for_a_mouse_only");
+    let gui = start(Shape::square(5), [Player::Human, Player::Human]);
+    let b = Browser::start(1000, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    let fill = "return getComputedStyle(document.querySelector('[data-vertex=C3] .hover')).fill;";
+    let hovered = "return document.querySelector('[data-vertex=C3]').matches(':hover');";
+    // With a mouse, the pointer on a legal cell shows Black's ghost stone there.
+    assert_eq!(
+        b.js("return matchMedia('(hover: hover)').matches;", json!([])),
+        json!(true)
+    );
+    b.hover("[data-vertex=C3]");
+    assert_eq!(b.js(hovered, json!([])), json!(true));
+    assert_eq!(b.js(fill, json!([])), json!("rgba(20, 20, 20, 0.45)"));
+    // A touch screen: the cell last tapped keeps :hover, and shows no ghost.
+    b.cdp(
+        "Emulation.setTouchEmulationEnabled",
+        json!({"enabled": true, "maxTouchPoints": 5}),
+    );
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    assert_eq!(
+        b.js("return matchMedia('(hover: none)').matches;", json!([])),
+        json!(true)
+    );
+    b.hover("[data-vertex=C3]");
+    assert_eq!(b.js(hovered, json!([])), json!(true));
+    assert_eq!(
+        b.js(fill, json!([])),
+        json!("rgba(0, 0, 0, 0)"),
+        "a ghost stone on a touch screen"
+    );
+}
+
+/// Issue 48: the move list shows its current entry whole after every move, to the last turn of the game, even when
+/// the engine's thinking time makes that entry wrap onto a second line.
+#[test]
+fn browser_the_move_list_shows_its_current_entry_whole_to_the_end_of_the_game() {
+    let _lock = browser_or_skip!(
+        "browser_the_move_list_shows_its_current_entry_whole_to_the_end_of_the_game"
+    );
+    let gui = start(Shape::square(7), [Player::Human, Player::Human]);
+    let b = Browser::start(1280, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    // A narrow panel, so that a turn of several placements with its time takes two lines.
+    b.js(
+        "document.querySelector('aside').style.flexBasis = '140px';",
+        json!([]),
+    );
+    post(&gui, "api/pace", json!({"ms": 150}));
+    post(
+        &gui,
+        "api/players",
+        json!({"black": "engine", "white": "engine"}),
+    );
+    // After each drawing (scripts run between them), the current entry lies within the list's visible inside
+    // (a horizontal scrollbar, say, would cover its bottom).
+    let check = "const ol = document.getElementById('moves'), li = ol.querySelector('.current');
+        if (!li) return null;
+        const top = ol.getBoundingClientRect().top + ol.clientTop, bottom = top + ol.clientHeight;
+        const r = li.getBoundingClientRect();
+        return [r.top >= top - 1 && r.bottom <= bottom + 1, li.textContent, r.height, bottom - r.bottom];";
+    let until = Instant::now() + Duration::from_secs(120);
+    let mut wrapped = 0;
+    loop {
+        let over = state(&gui)["over"] == true;
+        if over {
+            wait_drawn(&b, &gui);
+        }
+        let v = b.js(check, json!([]));
+        if !v.is_null() {
+            assert_eq!(v[0], json!(true), "the current entry is cut off: {v}");
+            wrapped += usize::from(v[2].as_f64().unwrap() > 30.0);
+        }
+        if over {
+            break;
+        }
+        assert!(Instant::now() < until, "the game did not end");
+        std::thread::sleep(Duration::from_millis(40));
+    }
+    assert!(wrapped > 0, "no entry took two lines");
+    // The last turn is the current entry, and the list is scrolled to its very end.
+    let end = b.js(
+        "const ol = document.getElementById('moves');
+         return [ol.lastElementChild.classList.contains('current'), ol.scrollHeight - ol.scrollTop - ol.clientHeight];",
+        json!([]),
+    );
+    assert_eq!(end[0], json!(true), "{end}");
+    assert!(end[1].as_f64().unwrap() <= 1.0, "{end}");
+}
+
+/// Issue 48: the name of the cell under the pointer is shown, in the notation chosen, so that a hint's "J9" can be
+/// found on a hexhex board whose columns run along slants.
+#[test]
+fn browser_the_cell_under_the_pointer_is_named() {
+    let _lock = browser_or_skip!("browser_the_cell_under_the_pointer_is_named");
+    let gui = start(Shape::Hex { side: 7 }, [Player::Human, Player::Human]);
+    let b = Browser::start(1280, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    let named = "[data-role=cell-name]";
+    assert_eq!(b.text(named), "");
+    b.hover("[data-vertex=J9]");
+    assert_eq!(b.text(named), "J9");
+    // Abstract Play's name once the toggle is on.
+    b.click("#notation");
+    let geo = Geometry::hex(7).unwrap();
+    let ap = notation::cell_name(&geo, geo.parse_vertex("J9").unwrap());
+    b.hover("[data-vertex=J9]");
+    assert_eq!(b.text(named), ap);
+    b.click("#notation");
+    b.hover("[data-vertex=J9]");
+    assert_eq!(b.text(named), "J9");
+    // Off the board, nothing.
+    b.hover("#status");
+    assert_eq!(b.text(named), "");
+}
+
+/// Whether the element matching `css` shows whole in the window, and in its scrolling panel, without scrolling.
+fn in_view(b: &Browser, css: &str) -> Value {
+    b.js(
+        "const e = document.querySelector(arguments[0]), r = e.getBoundingClientRect();
+         const p = e.closest('aside'), a = p ? p.getBoundingClientRect() : {top: 0, bottom: innerHeight};
+         return [r.height > 0 && r.top >= Math.max(0, a.top) - 1 && r.bottom <= Math.min(innerHeight, a.bottom) + 1,
+                 r.top, r.bottom, a.bottom, innerHeight, p ? p.scrollTop : 0];",
+        json!([css]),
+    )
+}
+
+/// Issue 48: on a desktop the header stays one row (1000 px wide, and engine against engine at 1280) and the page
+/// fits the window; at 1280x800 a review's explanation of a mistake and the Previous and Next buttons show without
+/// scrolling.
+#[test]
+fn browser_the_desktop_header_is_one_row_and_a_review_shows_without_scrolling() {
+    let _lock = browser_or_skip!(
+        "browser_the_desktop_header_is_one_row_and_a_review_shows_without_scrolling"
+    );
+    // One row: the middles of the header's items (those shown) lie within a few pixels of each other.
+    let rows = "const h = document.querySelector('header');
+        const mids = Array.from(h.children).filter(e => e.offsetParent && getComputedStyle(e).visibility !== 'hidden')
+          .map(e => e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2);
+        return [Math.max(...mids) - Math.min(...mids) < 8 ? 1 : 2, document.documentElement.scrollHeight <= innerHeight,
+                h.getBoundingClientRect().height];";
+    let gui = start(Shape::Hex { side: 7 }, [Player::Human, Player::Engine]);
+    let b = Browser::start(1000, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    let v = b.js(rows, json!([]));
+    assert_eq!((&v[0], &v[1]), (&json!(1), &json!(true)), "at 1000 px: {v}");
+    drop(b);
+    post(&gui, "api/pause", json!({"paused": true}));
+    post(
+        &gui,
+        "api/players",
+        json!({"black": "engine", "white": "engine"}),
+    );
+    let b = Browser::start(1280, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    assert_eq!(
+        b.js("return document.getElementById('watch').hidden;", json!([])),
+        json!(false)
+    );
+    let v = b.js(rows, json!([]));
+    assert_eq!(
+        (&v[0], &v[1]),
+        (&json!(1), &json!(true)),
+        "engine against engine at 1280 px: {v}"
+    );
+    // The review of docs/level3-level5-hex7.sgf, at Black's blunder.
+    post(
+        &gui,
+        "api/players",
+        json!({"black": "human", "white": "human"}),
+    );
+    let record = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/level3-level5-hex7.sgf"),
+    )
+    .unwrap();
+    let (status, _) = post(
+        &gui,
+        "api/load",
+        json!({"name": "level3-level5-hex7.sgf", "text": record}),
+    );
+    assert_eq!(status, 200);
+    post(&gui, "api/jump", json!({"moves": 20}));
+    wait_drawn(&b, &gui);
+    b.click("[data-action=next-mistake]");
+    wait_state(&gui, Duration::from_secs(10), "the blunder", |s| {
+        s["moves"] == 20
+    });
+    wait_drawn(&b, &gui);
+    b.wait_for(
+        "return document.getElementById('mistake-text').textContent.includes('lost');",
+        json!([]),
+        Duration::from_secs(10),
+        "the explanation",
+    );
+    if let Some(path) = std::env::var_os("OUST_GUI_REVIEW_SCREENSHOT") {
+        std::fs::write(path, b.screenshot()).unwrap();
+    }
+    for css in [
+        "#mistake-text",
+        "[data-action=prev-mistake]",
+        "[data-action=next-mistake]",
+    ] {
+        let v = in_view(&b, css);
+        assert_eq!(v[0], json!(true), "{css} is out of view: {v}");
+    }
+}
+
 #[test]
 fn browser_analysis_shows_the_heat_map_and_the_engine_is_restarted_from_the_banner() {
     let _lock = browser_or_skip!(
@@ -2528,26 +3177,34 @@ fn browser_levels_in_the_new_game_dialog_with_their_elo_and_the_next_level_after
     };
     let option = |level: u8| {
         b.js(
-            "const o = document.querySelector(`#new-strength option[value='level:${arguments[0]}']`); return o ? o.textContent : null;",
+            "const o = document.querySelector(`#new-strength option[value='level:${arguments[0]}']`); return o ? [o.textContent, o.title] : null;",
             json!([level]),
         )
     };
-    // On a hexhex board the dialog gives hex-7's Elo; on a square one, 9x9's.
+    // Issue 48: each level says what it is like, in words; its Elo is in the tooltip, hex-7's on a hexhex board,
+    // 9x9's on a square one.
+    let elo = |n: i32| {
+        format!(
+            "about {} Elo above the random player (measured between engines, not people)",
+            thousands(n)
+        )
+    };
     assert_eq!(
         option(3),
-        json!(format!(
-            "Level 3: about {} Elo above random",
-            thousands(LEVEL_ELO[2].hex7)
-        ))
+        json!([
+            "Level 3: a beginner who sees the simple captures",
+            elo(LEVEL_ELO[2].hex7)
+        ])
     );
+    assert_eq!(option(6)[0], json!("Level 6: a club player"));
     set("new-kind", "square");
     set("new-a", "5");
     assert_eq!(
         option(3),
-        json!(format!(
-            "Level 3: about {} Elo above random",
-            thousands(LEVEL_ELO[2].square9)
-        ))
+        json!([
+            "Level 3: a beginner who sees the simple captures",
+            elo(LEVEL_ELO[2].square9)
+        ])
     );
     set("new-strength", "level:3");
     assert_eq!(
@@ -2585,10 +3242,14 @@ fn browser_levels_in_the_new_game_dialog_with_their_elo_and_the_next_level_after
     );
     assert_eq!(
         b.text("#next-level"),
-        format!(
-            "Play level 2 (about {} Elo above random)",
-            thousands(LEVEL_ELO[1].square9)
-        )
+        "Play level 2 (a beginner who plays by eye)"
+    );
+    assert_eq!(
+        b.js(
+            "return document.getElementById('next-level').title;",
+            json!([])
+        ),
+        json!(elo(LEVEL_ELO[1].square9))
     );
     b.click("#next-level");
     let s = wait_state(&gui, Duration::from_secs(10), "level 2", |s| {
@@ -2823,6 +3484,62 @@ fn browser_the_panel_shows_stones_captures_the_last_turn_and_the_engines_thinkin
     assert_eq!(
         li[1],
         json!(format!("the engine thought {shown} for this turn"))
+    );
+    // Issue 48: Abstract Play's names, all at once: the last turn names its cells so, as the list does, and the
+    // list keeps its thinking times.
+    b.click("#notation");
+    let geo = Geometry::square(9).unwrap();
+    let ap = |gtp: &str| {
+        gtp.split(',')
+            .map(|v| notation::cell_name(&geo, geo.parse_vertex(v).unwrap()))
+            .collect::<Vec<_>>()
+    };
+    let engine_cells = ap(turn["gtp"].as_str().unwrap());
+    let last = b.text("[data-role=last-turn]");
+    for (cell, gtp) in engine_cells
+        .iter()
+        .zip(turn["gtp"].as_str().unwrap().split(','))
+    {
+        assert!(last.contains(cell.as_str()), "{last} lacks {cell}");
+        if !cell.eq_ignore_ascii_case(gtp) {
+            assert!(!last.contains(gtp), "{last} still says {gtp}");
+        }
+    }
+    let li = b.js(
+        "const li = document.querySelector(`#moves li[data-moves='${arguments[0]}']`);
+         return [li.querySelector('.think') ? li.querySelector('.think').textContent : null, li.textContent];",
+        json!([turn["moves"]]),
+    );
+    assert_eq!(li[0], json!(format!(" {shown}")), "the time went: {li}");
+    assert!(
+        li[1].as_str().unwrap().starts_with(&engine_cells.join(",")),
+        "{li}"
+    );
+    b.click("#notation");
+    // Rule 7: nothing follows the winning capture; a capture in a turn resigned in its extra turn won nothing.
+    let humans = json!({"black": "human", "white": "human"});
+    let mut args = humans.clone();
+    args["board"] = json!("3");
+    post(&gui, "api/new", args);
+    for v in ["A1", "B1", "A2"] {
+        assert_eq!(post(&gui, "api/play", json!({"move": v})).0, 200);
+    }
+    wait_drawn(&b, &gui);
+    assert_eq!(
+        b.text("[data-role=last-turn]"),
+        "Black's last turn: A2 captured 1 and won"
+    );
+    let mut args = humans;
+    args["board"] = json!("4");
+    post(&gui, "api/new", args);
+    for v in ["A1", "B1", "D4", "C1"] {
+        assert_eq!(post(&gui, "api/play", json!({"move": v})).0, 200);
+    }
+    post(&gui, "api/resign", json!({}));
+    wait_drawn(&b, &gui);
+    assert_eq!(
+        b.text("[data-role=last-turn]"),
+        "White's last turn: C1 captured 1, extra turn · then resigned"
     );
 }
 

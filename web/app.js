@@ -16,6 +16,14 @@ const ui = {
   lineTimer: null,
   lineShown: false,
   zoom: localStorage.getItem("oust-zoom") === "on",
+  // A refusal of the page's own (a record over the size limit, never sent).
+  refusal: null,
+  // The cell under the pointer (its GTP name), or null.
+  pointer: null,
+  // The review's position and explanation last brought into the panel's view, and what to bring into view after
+  // this drawing (a selector), if anything.
+  revealed: null,
+  reveal: null,
 };
 // For tests and the curious: timings measured on the page.
 window.__oust = { clicks: [], renders: 0, analysisUpdates: [] };
@@ -23,6 +31,7 @@ window.__oust = { clicks: [], renders: 0, analysisUpdates: [] };
 const board = new Board($("board"), onCellClick, onCellHover);
 
 async function post(path, args = {}) {
+  ui.refusal = null;
   const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(args) });
   let body = null;
   try { body = await r.json(); } catch (e) { body = { error: `the server answered ${r.status}` }; }
@@ -65,6 +74,8 @@ async function onCellClick(v) {
 }
 
 function onCellHover(v) {
+  ui.pointer = v;
+  drawCellName();
   const s = ui.state;
   const entries = s && s.analysis.entries;
   if (ui.lineShown) return;
@@ -81,6 +92,7 @@ async function ensureLayout(s) {
   const layout = await r.json();
   if (layout.board !== s.board) { ui.layoutBoard = null; return; }
   board.setLayout(layout);
+  ui.pointer = null;
   board.setNotation(ui.notation);
 }
 
@@ -118,7 +130,7 @@ async function draw(s) {
   if (!s.over && s.engine.busy === "thinking") status += " (the engine is thinking…)";
   $("status").textContent = status;
   $("note").textContent = s.note;
-  if (!ui.clickAt) showMessage(s.refusal || s.notice || "", !!s.refusal);
+  if (!ui.clickAt) showMessage(ui.refusal || s.refusal || s.notice || "", !!(ui.refusal || s.refusal));
   $("players").textContent = `Black: ${seat(s, "black")} · White: ${seat(s, "white")}` +
     (s.review ? " · open for review" : "") + (s.swapped ? " · seats swapped" : "") +
     (s.pie ? " · pie rule" : "") + ` · ${s.board}` + (s.source ? ` · ${s.source}` : "");
@@ -151,17 +163,25 @@ function drawLevelResult(s) {
   const next = $("next-level");
   next.hidden = r.suggest == null;
   if (r.suggest != null) {
-    next.textContent = `Play level ${r.suggest}` + levelElo(r.suggest, s.board);
+    const l = levelOf(r.suggest);
+    next.textContent = `Play level ${r.suggest}` + (l ? ` (${l.words})` : "");
+    next.title = levelElo(r.suggest, s.board);
     next.dataset.level = r.suggest;
   }
 }
 
-// " (about N Elo above random)" for a level on this board's family, from the calibration the server reports.
+// A level as the server reports it: what it is like, and its Elo on each board family.
+function levelOf(n) {
+  return ui.levels && ui.levels.levels.find((x) => x.level === Number(n));
+}
+
+// "about N Elo above random" for a level on this board's family, from the calibration the server reports: the
+// tooltip of the words that say what the level is like.
 function levelElo(n, boardName) {
-  const l = ui.levels && ui.levels.levels.find((x) => x.level === Number(n));
+  const l = levelOf(n);
   if (!l) return "";
   const elo = /^hex/.test(boardName) ? l.elo.hex : l.elo.square;
-  return ` (about ${elo.toLocaleString("en-US")} Elo above random)`;
+  return `about ${elo.toLocaleString("en-US")} Elo above the random player (measured between engines, not people)`;
 }
 
 function drawMoves(s) {
@@ -200,16 +220,20 @@ function drawMoves(s) {
     li.addEventListener("click", () => post("/api/jump", { moves: it.moves }));
     return li;
   }));
+  // The thinking times first: one can make the last entry wrap onto a second line, which the scroll must show too.
+  drawMoveTimes(s);
   const cur = ol.querySelector(".current");
   if (cur) scrollListTo(ol, cur);
 }
 
 // Scrolls the move list, and nothing else, so that `li` shows: scrollIntoView would scroll the page too, and on a
 // phone, where the list is below the board, take the board off the screen at every move.
+// The box is the list's visible inside (clientHeight): a horizontal scrollbar would cover the last entry.
 function scrollListTo(ol, li) {
   const box = ol.getBoundingClientRect(), r = li.getBoundingClientRect();
-  if (r.top < box.top) ol.scrollTop -= box.top - r.top;
-  else if (r.bottom > box.bottom) ol.scrollTop += r.bottom - box.bottom;
+  const top = box.top + ol.clientTop, bottom = top + ol.clientHeight;
+  if (r.top < top) ol.scrollTop -= top - r.top;
+  else if (r.bottom > bottom) ol.scrollTop += r.bottom - bottom;
 }
 
 function pct(w) { return `${(w * 100).toFixed(1)}%`; }
@@ -217,6 +241,7 @@ function pct(w) { return `${(w * 100).toFixed(1)}%`; }
 function drawAnalysis(s) {
   const a = s.analysis;
   $("analysis").checked = a.on;
+  if (document.activeElement !== $("analysis-visits")) $("analysis-visits").value = a.max_visits;
   const entries = a.on ? a.entries : null;
   board.renderHeat(entries);
   if (!entries && !ui.lineShown) board.renderPv(null);
@@ -232,6 +257,7 @@ function drawAnalysis(s) {
     if (best.proof === "win") text = `${cap(entries.to_move)}: proven win${dist} (${name(best.move)})`;
     if (best.proof === "loss") text = `${cap(entries.to_move)}: proven loss` + (entries.distance != null ? ` (the longest defence lasts ${entries.distance} moves)` : "");
     if (best.proof === "draw") text = `proven: no winner`;
+    if (entries.capped) text += ` · stopped at ${entries.visits.toLocaleString("en-US")} visits (the cap: ${entries.capped.toLocaleString("en-US")})`;
     const now = performance.now();
     const u = window.__oust.analysisUpdates;
     if (!u.length || u[u.length - 1].n !== a.updates) u.push({ n: a.updates, t: now });
@@ -353,9 +379,28 @@ function drawReviewSummary(s) {
       (here.uncertain ? " Its loss alone would make it worse, but the searches disagree too much to say so." : "");
   }
   $("mistake-text").textContent = text;
+  // A review finished, or another mistake shown: its explanation and the buttons to the others are brought into
+  // the panel's view (the panel scrolls, not the page), once, so that the user's own scrolling is left alone.
+  // (drawPlayerView does it, once everything above them is drawn.)
+  const revealKey = `${s.moves}|${text}`;
+  if (ui.revealed !== revealKey) {
+    ui.revealed = revealKey;
+    ui.reveal = text ? "#mistake-text" : "#mistake-nav";
+  }
   const playedHere = here ? turnOf(s, here.k) : null;
   board.renderBest(here && best ? best : null, playedHere ? playedHere.vertex : null);
   $("play-line").hidden = !(here && pv && pv.length);
+}
+
+// Scrolls the side panel, on a wide screen where it scrolls by itself, so that the elements from `first` to `last`
+// show (as much of them as fits, from `first` down).
+function revealInPanel(first, last) {
+  const aside = document.querySelector("aside");
+  if (narrow.matches || aside.scrollHeight <= aside.clientHeight) return;
+  const box = aside.getBoundingClientRect();
+  const top = first.getBoundingClientRect().top, bottom = last.getBoundingClientRect().bottom;
+  if (bottom > box.bottom) aside.scrollTop += Math.min(bottom - box.bottom, Math.max(0, top - box.top));
+  else if (top < box.top) aside.scrollTop -= box.top - top;
 }
 
 function gotoMistake(dir) {
@@ -412,11 +457,26 @@ async function refreshConsole() {
 // Records: file picker, drag and drop, paste.
 async function loadText(text, name) {
   // The server's notice says what was loaded, and what was left out.
+  if (overLimit(new Blob([JSON.stringify({ text, name })]).size)) return;
   await post("/api/load", { text, name });
+}
+// A record over the server's limit on a request is refused here, before it is sent, in the server's words (a file
+// before it is even read).
+function overLimit(bytes) {
+  const max = ui.state && ui.state.max_request_bytes;
+  if (!max || bytes <= max) return false;
+  const mib = (n) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+  // Kept on the page until the next action, as the server keeps its refusals.
+  ui.refusal = `the record is over the limit: it is ${mib(bytes)} (${bytes} bytes), and oust gui takes at most ${mib(max)} (${max} bytes) a request`;
+  showMessage(ui.refusal, true);
+  return true;
+}
+async function loadFile(f) {
+  if (!overLimit(f.size)) await loadText(await f.text(), f.name);
 }
 $("file").addEventListener("change", async (ev) => {
   const f = ev.target.files[0];
-  if (f) await loadText(await f.text(), f.name);
+  if (f) await loadFile(f);
   ev.target.value = "";
 });
 for (const target of [$("drop"), document.body]) {
@@ -427,7 +487,7 @@ for (const target of [$("drop"), document.body]) {
     ev.stopPropagation();
     $("drop").classList.remove("over");
     const f = ev.dataTransfer.files[0];
-    if (f) await loadText(await f.text(), f.name);
+    if (f) await loadFile(f);
     else { const t = ev.dataTransfer.getData("text"); if (t) await loadText(t, "the dropped text"); }
   });
 }
@@ -478,12 +538,15 @@ $("resign-dialog").addEventListener("close", () => {
 });
 $("pace").addEventListener("change", () => post("/api/pace", { ms: Number($("pace").value) }));
 $("analysis").addEventListener("change", () => post("/api/analysis", { on: $("analysis").checked }));
+$("analysis-visits").addEventListener("change", () => post("/api/analysis", { max_visits: Number($("analysis-visits").value) }));
 $("notation").checked = ui.notation === "ap";
 $("notation").addEventListener("change", () => {
   ui.notation = $("notation").checked ? "ap" : "gtp";
   localStorage.setItem("oust-notation", ui.notation);
   board.setNotation(ui.notation);
-  if (ui.state) { $("moves").dataset.key = ""; drawMoves(ui.state); drawAnalysis(ui.state); }
+  // Everything that names a cell: the move list (with its thinking times), the analysis and the review, the last
+  // turn, the cell under the pointer.
+  if (ui.state) { $("moves").dataset.key = ""; drawMoves(ui.state); drawAnalysis(ui.state); drawPlayerView(ui.state); }
 });
 $("console-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
@@ -493,8 +556,15 @@ $("console-form").addEventListener("submit", (ev) => {
 });
 $("console").parentElement.addEventListener("toggle", () => refreshConsole());
 
+// The name of the cell under the pointer ("J9", or Abstract Play's), so that a hint's or a line's cell is found
+// without counting along the slants of a hexhex board.
+function drawCellName() {
+  $("cell-name").textContent = ui.pointer ? name(ui.pointer) : "";
+}
+
 // The rest of what a player sees, drawn after the board, the move list and the analysis.
 function drawPlayerView(s) {
+  drawCellName();
   drawTally(s);
   drawMoveTimes(s);
   board.renderHint(hintMove(s));
@@ -502,6 +572,10 @@ function drawPlayerView(s) {
   drawEngineMoveButton(s);
   drawWatch(s);
   fitBoard();
+  if (ui.reveal) {
+    revealInPanel($("mistake-nav"), document.querySelector(ui.reveal));
+    ui.reveal = null;
+  }
 }
 
 function drawTally(s) {
@@ -523,6 +597,8 @@ function lastTurnText(t) {
   });
   if (t.passed) parts.push(parts.length ? "then no legal placement: passed (forced)" : "no legal placement: passed (forced)");
   if (t.goes_on) parts.push("places again…");
+  // A player who resigns in the middle of a turn (after a capture) places no more.
+  if (t.resigned && parts.length) parts.push("then resigned");
   return `${cap(t.color)}'s last turn: ${parts.join(" · ")}`;
 }
 
@@ -682,7 +758,8 @@ function fillStrengths(boardName) {
     const o = document.createElement("option");
     o.value = `level:${l.level}`;
     o.dataset.level = l.level;
-    o.textContent = `Level ${l.level}` + levelElo(l.level, boardName).replace(" (about", ": about").replace(")", "");
+    o.textContent = `Level ${l.level}: ${l.words}`;
+    o.title = levelElo(l.level, boardName);
     sel.append(o);
   }
   if ([...sel.options].some((o) => o.value === keep)) sel.value = keep;

@@ -23,6 +23,10 @@ pub struct GuiArgs {
     /// Do not open a browser; only print the address
     #[arg(long)]
     pub no_browser: bool,
+    /// The default engine's seed (`oust --seed N`), for games that can be played again move for move (a level
+    /// with a seed plays the same moves); with --engine, put the seed in its command instead
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
 }
 
 /// Quotes `s` for `sh -c`.
@@ -33,9 +37,18 @@ fn shell_quote(s: &str) -> String {
 /// `oust gui`: prints the page's address on one line of stdout and serves until interrupted.
 pub fn run(args: &GuiArgs) -> Outcome {
     let engine = match &args.engine {
+        Some(_) if args.seed.is_some() => {
+            eprintln!(
+                "oust gui: --seed seeds the default engine (this oust); with --engine, put the seed in the engine's command"
+            );
+            return Ok(ExitCode::from(2));
+        }
         Some(e) => e.clone(),
         None => match std::env::current_exe() {
-            Ok(path) => shell_quote(&path.to_string_lossy()),
+            Ok(path) => match args.seed {
+                Some(seed) => format!("{} --seed {seed}", shell_quote(&path.to_string_lossy())),
+                None => shell_quote(&path.to_string_lossy()),
+            },
             Err(e) => {
                 eprintln!(
                     "oust gui: cannot find this program to run it as the engine ({e}); give --engine"

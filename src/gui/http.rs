@@ -18,8 +18,28 @@ use super::session::{NewGame, Player, Session, Strength};
 use super::{Hub, Request, Shared};
 use crate::gtp::levels::{FULL_STRENGTH, LEVEL_ELO, Level, MAX_LEVEL};
 
-/// Largest request body read, in bytes: records are small.
-const MAX_BODY: u64 = 4 * 1024 * 1024;
+/// Largest request body read, in bytes: records are small. The page reads it from the state (`max_request_bytes`)
+/// and refuses a larger record before sending it.
+pub(crate) const MAX_BODY: u64 = 4 * 1024 * 1024;
+
+/// The refusal of a request over [`MAX_BODY`], of `bytes` bytes when its length was given: a record
+/// (`/api/load`) is named as such.
+fn too_large(path: &str, bytes: Option<u64>) -> String {
+    let mib = |n: u64| format!("{:.1} MiB", n as f64 / (1024.0 * 1024.0));
+    let what = if path == "/api/load" {
+        "the record is over the limit"
+    } else {
+        "the request is over the limit"
+    };
+    let size = bytes.map_or_else(
+        || "it is larger".to_string(),
+        |n| format!("it is {} ({n} bytes)", mib(n)),
+    );
+    format!(
+        "{what}: {size}, and oust gui takes at most {} ({MAX_BODY} bytes) a request",
+        mib(MAX_BODY)
+    )
+}
 
 /// The page's files, built into the binary.
 const ASSETS: &[(&str, &str, &str)] = &[
@@ -137,9 +157,24 @@ fn handle(hub: &Arc<Hub>, mut request: HttpRequest) {
         let _ = request.respond(response);
         return;
     }
+    if let Some(n) = request.body_length()
+        && n as u64 > MAX_BODY
+    {
+        let _ = request.respond(refuse_large(hub, &path, Some(n as u64)));
+        return;
+    }
     let mut body = String::new();
-    if let Err(e) = request.as_reader().take(MAX_BODY).read_to_string(&mut body) {
+    if let Err(e) = request
+        .as_reader()
+        .take(MAX_BODY + 1)
+        .read_to_string(&mut body)
+    {
         let _ = request.respond(error(400, &format!("cannot read the request: {e}")));
+        return;
+    }
+    if body.len() as u64 > MAX_BODY {
+        // A body without a length (chunked) that goes on past the limit.
+        let _ = request.respond(refuse_large(hub, &path, None));
         return;
     }
     let args: Value = if body.trim().is_empty() {
@@ -155,6 +190,21 @@ fn handle(hub: &Arc<Hub>, mut request: HttpRequest) {
     };
     let response = post(hub, &path, &args);
     let _ = request.respond(response);
+}
+
+/// The answer to a request over [`MAX_BODY`]: 413, with the reason, which the page shows as the refusal of an
+/// upload (`/api/load`) until the next action.
+fn refuse_large(hub: &Hub, path: &str, bytes: Option<u64>) -> Response<std::io::Cursor<Vec<u8>>> {
+    let why = too_large(path, bytes);
+    let mut s = hub.lock();
+    if path == "/api/load" {
+        s.session.refusal = Some(why.clone());
+        s.changed();
+    }
+    let state = s.state();
+    drop(s);
+    hub.notify();
+    json_response(413, &json!({"error": why, "state": state}))
 }
 
 fn get(hub: &Hub, path: &str) -> Response<std::io::Cursor<Vec<u8>>> {
@@ -277,12 +327,32 @@ fn levels_known(s: &Shared, strength: Strength) -> Result<(), String> {
     }
 }
 
-/// The levels the new-game dialog offers, with their measured Elo above the random player.
+/// What each level is like, in words a newcomer reads, as Lichess and KaTrain name theirs: from what each level
+/// does (levels.md: 1 and 2 play on instinct, from the learned priors, without reading ahead; 3 and up read a
+/// growing number of playouts; 10 is the engine's own search) and how far apart their measured Elo are. Oust has
+/// no rated human players to calibrate against: these are comparisons, not ratings.
+pub(crate) const LEVEL_WORDS: [&str; MAX_LEVEL as usize] = [
+    "a newcomer who has just learnt the rules",
+    "a beginner who plays by eye",
+    "a beginner who sees the simple captures",
+    "a casual player",
+    "a casual player who reads ahead",
+    "a club player",
+    "a strong club player",
+    "an expert",
+    "a strong expert",
+    "the engine's own search on one core, about a second a move",
+];
+
+/// The levels the new-game dialog offers, with what each is like and its measured Elo above the random player.
 fn levels_json() -> Value {
     let levels: Vec<Value> = LEVEL_ELO
         .iter()
         .zip(1..=MAX_LEVEL)
-        .map(|(e, n)| json!({"level": n, "elo": {"hex": e.hex7, "square": e.square9}}))
+        .zip(LEVEL_WORDS)
+        .map(|((e, n), words)| {
+            json!({"level": n, "words": words, "elo": {"hex": e.hex7, "square": e.square9}})
+        })
         .collect();
     json!({
         "levels": levels,
@@ -398,14 +468,7 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
             }
             _ => Err("the pace is a number of milliseconds from 0 to 60000".to_string()),
         },
-        "/api/analysis" => {
-            s.analysis.on = args["on"].as_bool().unwrap_or(!s.analysis.on);
-            s.analysis.updates = 0;
-            if !s.analysis.on {
-                s.analysis.entries = None;
-            }
-            Ok(())
-        }
+        "/api/analysis" => analysis_settings(&mut s, args),
         "/api/hint" => {
             s.requests.push_back(Request::Hint);
             Ok(())
@@ -413,6 +476,12 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
         "/api/review" => match args["playouts"].as_u64() {
             Some(n) if (1..=10_000_000).contains(&n) => {
                 s.analysis.review_request = Some(n);
+                // The review started, at its first position, as the answer and the page show it at once.
+                let total = s.session.game.records().len() + s.session.redo.len() + 1;
+                s.analysis.review = Some(json!({
+                    "playouts": n, "done": 0, "total": total, "eta_s": null,
+                    "rates": vec![Value::Null; total],
+                }));
                 Ok(())
             }
             _ => Err("a review needs 'playouts', from 1 to 10000000".to_string()),
@@ -438,6 +507,11 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
             if !matches!(path, "/api/stop" | "/api/hint" | "/api/console") {
                 s.stopped &= !matches!(path, "/api/play" | "/api/new");
             }
+            // A resignation, a new game, an undo... while the engine thinks: its move is no longer wanted, and its
+            // search is cancelled at once (its answer is dropped) rather than left to run for the rest of its time.
+            if s.engine_move_moot() {
+                hub.interrupt.store(true, Ordering::SeqCst);
+            }
             s.changed();
             let state = s.state();
             drop(s);
@@ -455,6 +529,35 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
             json_response(409, &json!({"error": e, "state": state}))
         }
     }
+}
+
+/// Live analysis on or off (`on`; without it, and without `max_visits`, it toggles), and its cap (`max_visits`:
+/// 0 for none, or 100 to 100,000,000 visits a position).
+fn analysis_settings(s: &mut Shared, args: &Value) -> Result<(), String> {
+    let cap = &args["max_visits"];
+    if !cap.is_null() {
+        match cap.as_u64() {
+            Some(n) if n == 0 || (100..=100_000_000).contains(&n) => s.analysis.max_visits = n,
+            _ => {
+                return Err(format!(
+                    "the analysis cap 'max_visits' is 0 (none) or from 100 to 100000000 visits, got {cap}"
+                ));
+            }
+        }
+        if args["on"].is_null() {
+            return Ok(());
+        }
+    }
+    let was = s.analysis.on;
+    s.analysis.on = args["on"].as_bool().unwrap_or(!s.analysis.on);
+    if s.analysis.on && !was {
+        s.analysis.started += 1;
+    }
+    s.analysis.updates = 0;
+    if !s.analysis.on {
+        s.analysis.entries = None;
+    }
+    Ok(())
 }
 
 /// Resigns for the human who asked: the one human against the engine, or the side to move between two humans.

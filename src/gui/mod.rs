@@ -22,6 +22,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::gtp::levels::MAX_LEVEL;
+use crate::rules::{Color, Move};
 
 pub use session::{NewGame, Player, Session, Strength};
 
@@ -55,6 +56,8 @@ pub(crate) enum Request {
 pub(crate) struct EngineState {
     /// What the engine is doing, for the page (`thinking`, `analysing`, ...); empty when idle.
     pub busy: String,
+    /// While the engine thinks about a move: the moves of the position it was asked about.
+    pub thinking: Option<Vec<(Color, Move)>>,
     /// Why the engine is out of action (it died, hung or refused the game), with its last stderr lines.
     pub fault: Option<String>,
     /// The engine's name and version.
@@ -67,11 +70,20 @@ pub(crate) struct EngineState {
     pub levels: bool,
 }
 
+/// The visits at which live analysis stops by default: ten times level 10's search (100,000 playouts), some
+/// seconds of oust's search on one core; its candidates and their rates hardly move after that. The page's setting
+/// (`max_visits`, 0 for no cap) changes it.
+pub(crate) const DEFAULT_ANALYSIS_VISITS: u64 = 1_000_000;
+
 /// The analysis shown on the board.
 #[derive(Debug, Default)]
 pub(crate) struct Analysis {
     /// Live analysis is on.
     pub on: bool,
+    /// Live analysis of a position stops once its candidates have this many visits in all; 0: never.
+    pub max_visits: u64,
+    /// Counts the times live analysis was turned on: each analyses afresh a position analysed to its end before.
+    pub started: u64,
     /// The latest entries (JSON as the page draws them) and the number of moves of the position they are for.
     pub entries: Option<(usize, Value)>,
     /// Updates received since analysis started, for the speed figure.
@@ -115,7 +127,10 @@ impl Shared {
             session,
             version: 1,
             engine: EngineState::default(),
-            analysis: Analysis::default(),
+            analysis: Analysis {
+                max_visits: DEFAULT_ANALYSIS_VISITS,
+                ..Analysis::default()
+            },
             requests: VecDeque::new(),
             console: VecDeque::new(),
             console_count: 0,
@@ -177,6 +192,26 @@ impl Shared {
         json!({"level": level, "won": won, "in_a_row": run, "suggest": suggest, "text": text})
     }
 
+    /// True while the engine thinks about a move that is no longer wanted: the game ended (a resignation, say),
+    /// became a record under review, or went to another position, or the side to move is no longer the engine's.
+    /// Its search is then cancelled, and its answer dropped.
+    pub fn engine_move_moot(&self) -> bool {
+        let Some(moves) = &self.engine.thinking else {
+            return false;
+        };
+        let session = &self.session;
+        session.over()
+            || session.review
+            || session.player_to_move() != Player::Engine
+            || session.game.records().len() != moves.len()
+            || session
+                .game
+                .records()
+                .iter()
+                .zip(moves)
+                .any(|(r, &(c, mv))| (r.color, r.mv) != (c, mv))
+    }
+
     /// Forgets what was shown of the game before: the analysis, the hint and the review (with a review asked for).
     /// Every new game and every loaded record starts without them.
     pub fn clear_views(&mut self) {
@@ -214,6 +249,7 @@ impl Shared {
         let moves = self.session.game.records().len();
         v["analysis"] = json!({
             "on": self.analysis.on,
+            "max_visits": self.analysis.max_visits,
             "entries": self.analysis.entries.as_ref().filter(|(n, _)| *n == moves).map(|(_, e)| e),
             "updates": self.analysis.updates,
             "hint": self.analysis.hint,
@@ -221,6 +257,7 @@ impl Shared {
         });
         v["level_result"] = self.level_report();
         v["console_last"] = json!(self.console_count);
+        v["max_request_bytes"] = json!(http::MAX_BODY);
         v
     }
 }

@@ -658,7 +658,9 @@ impl Session {
             first -= 1;
         }
         let geo = self.geometry();
-        let over = self.over();
+        // Won by a capture (or ended with no winner) on the board: a resignation ends no placement.
+        let over =
+            self.resigned.is_none() && matches!(self.game.position().status(), Status::Over(_));
         let placements: Vec<Value> = records[first..]
             .iter()
             .enumerate()
@@ -685,6 +687,8 @@ impl Session {
             "placements": placements,
             "passed": last.mv == Move::Pass,
             "goes_on": !self.over() && pos.to_move() == last.color && pos.extra_turn(),
+            // Resigned in the middle of this turn, in its extra turn.
+            "resigned": self.resigned == Some(last.color) && pos.to_move() == last.color && pos.extra_turn(),
         })
     }
 

@@ -95,6 +95,9 @@ fn full_line(shared: &Shared) -> Vec<(Color, Move)> {
     moves
 }
 
+/// A position analysed to its end (its moves), with the analysis settings then ([`analysis_key`]).
+type Analysed = (Vec<(Color, Move)>, (u64, u64));
+
 /// What the worker does next.
 enum Job {
     /// The engine is out of action, for this reason.
@@ -119,8 +122,9 @@ pub(crate) struct Worker {
     cancellable: bool,
     /// The last engine move, for the pace of engine-against-engine play.
     last_move: Instant,
-    /// The position whose analysis stream ended by itself (nothing to analyse), not to be started again.
-    analysed_out: Option<Vec<(Color, Move)>>,
+    /// The position whose analysis stream ended by itself (nothing to analyse) or at the cap, not to be started
+    /// again while the analysis settings ([`analysis_key`]) stay the same.
+    analysed_out: Option<Analysed>,
 }
 
 /// The text of a failure, with the engine's last stderr lines when there are any.
@@ -228,8 +232,14 @@ impl Worker {
                 loop {
                     if !stopped && hub.interrupt.swap(false, Ordering::SeqCst) {
                         stopped = true;
-                        hub.lock()
-                            .console("!", "stopped: the engine answers with its best move so far");
+                        let mut s = hub.lock();
+                        let note = if s.engine_move_moot() {
+                            "cancelled: the game changed while the engine thought; its answer is dropped"
+                        } else {
+                            "stopped: the engine answers with its best move so far"
+                        };
+                        s.console("!", note);
+                        drop(s);
                         p.send_line("")?;
                     }
                     if Instant::now() >= deadline {
@@ -271,6 +281,7 @@ impl Worker {
         let mut s = self.hub.lock();
         s.engine.fault = Some(why);
         s.engine.busy.clear();
+        s.engine.thinking = None;
         s.changed();
         drop(s);
         self.hub.notify();
@@ -278,6 +289,9 @@ impl Worker {
 
     fn set_busy(&self, what: &str) {
         let mut s = self.hub.lock();
+        if what != "thinking" {
+            s.engine.thinking = None;
+        }
         if s.engine.busy != what {
             s.engine.busy = what.to_string();
             s.changed();
@@ -465,13 +479,14 @@ impl Worker {
                 if s.analysis.on
                     && self.analyze
                     && !s.session.over()
-                    && self.analysed_out.as_ref() != Some(&target.moves)
+                    && !self.analysed(&target.moves, analysis_key(&s))
                 {
                     return Some(Job::Analyse(target));
                 }
             }
             if !s.engine.busy.is_empty() {
                 s.engine.busy.clear();
+                s.engine.thinking = None;
                 s.changed();
                 self.hub.notify();
             }
@@ -512,6 +527,10 @@ impl Worker {
                 Ok(())
             }
             Request::Console(line) => {
+                // The engine's game is brought to the position the page shows first: `showboard` shows the page's
+                // board, not where the engine was last used (before an undo, say).
+                let target = target_of(&self.hub.lock());
+                self.sync(&target)?;
                 let reply = self.send(&line, COMMAND_LIMIT)?;
                 let _ = reply;
                 // Anything typed may have changed the engine's game: set it up again before the next use.
@@ -555,6 +574,16 @@ impl Worker {
             s.session.game.position().to_move()
         };
         let asked = Instant::now();
+        {
+            // From here a change of the game cancels the search (`Shared::engine_move_moot`); one made since the
+            // move was asked for means it is not wanted at all.
+            let mut s = self.hub.lock();
+            s.engine.thinking = Some(target.moves.clone());
+            if s.engine_move_moot() {
+                s.engine.thinking = None;
+                return Ok(());
+            }
+        }
         self.set_busy("thinking");
         if self.cancellable {
             // Stop makes it answer at once with its best move so far, which is played as any other.
@@ -569,8 +598,20 @@ impl Worker {
                 // answer at once, so the engine is started again (the game is sent again). An engine with oust's
                 // parameters then answers at once with a move of a tiny search; another engine is left waiting
                 // until the user asks it for a move.
+                let moot = self.hub.lock().engine_move_moot();
                 self.hub.interrupt.store(false, Ordering::SeqCst);
                 self.launch()?;
+                if moot {
+                    // The game changed: no move is wanted, and the engine gets the game as it is now.
+                    let now = target_of(&self.hub.lock());
+                    self.sync(&now)?;
+                    self.hub.lock().console(
+                        "!",
+                        "the game changed while the engine thought: it was restarted, and no move is asked",
+                    );
+                    self.set_busy("");
+                    return Ok(());
+                }
                 if !self.oust_params {
                     self.sync(target)?;
                     self.set_busy("");
@@ -608,6 +649,8 @@ impl Worker {
     ) -> Result<(), String> {
         self.last_move = Instant::now();
         let thought = asked.elapsed().as_secs_f64();
+        // A move no longer wanted (the game changed, or the seat is no longer the engine's) is not played.
+        let wanted = !self.hub.lock().engine_move_moot();
         self.set_busy("");
         // A Stop clicked after the answer came, before the engine was no longer shown as thinking, is forgotten:
         // none can come now, and a stale one would interrupt the next command.
@@ -652,7 +695,7 @@ impl Worker {
             return Ok(());
         }
         if token.eq_ignore_ascii_case("resign") {
-            if target_of(&s).moves == target.moves {
+            if wanted && target_of(&s).moves == target.moves {
                 s.session.resigned = Some(to_move);
                 s.changed();
             }
@@ -671,7 +714,7 @@ impl Worker {
         };
         // The engine has played it, whatever happens to it here.
         self.known.moves.push((to_move, mv));
-        if target_of(&s).moves == target.moves {
+        if wanted && target_of(&s).moves == target.moves {
             match s.session.play(mv) {
                 Ok(()) => s.session.record_thinking(target.moves.len(), thought),
                 Err(e) => {
@@ -679,6 +722,12 @@ impl Worker {
                     s.stopped = true;
                 }
             }
+            s.changed();
+        } else {
+            s.console(
+                "!",
+                &format!("the engine's answer '{token}' came after the game changed: dropped"),
+            );
             s.changed();
         }
         drop(s);
@@ -720,6 +769,8 @@ impl Worker {
             let s = self.hub.lock();
             s.session.game.position().to_move()
         };
+        let key = analysis_key(&self.hub.lock());
+        let cap = key.0;
         self.set_busy("analysing");
         let line = format!("oust-analyze {} {ANALYSIS_INTERVAL_CS}", color.letter());
         self.hub.lock().console(">", &line);
@@ -750,7 +801,7 @@ impl Worker {
                         let mut s = self.hub.lock();
                         s.console("?", l.trim_start_matches('?').trim());
                         drop(s);
-                        self.analysed_out = Some(target.moves.clone());
+                        self.analysed_out = Some((target.moves.clone(), key));
                         return Ok(());
                     }
                     continue;
@@ -758,14 +809,22 @@ impl Worker {
                 if l.trim().is_empty() {
                     // The stream ended by itself: nothing to analyse here, or oust's search proved the position
                     // at once (it streams nothing then): ask its solver for the proven result and its distance.
-                    self.analysed_out = Some(target.moves.clone());
+                    self.analysed_out = Some((target.moves.clone(), key));
                     if !got_info && self.oust_params {
                         self.proven(target, color)?;
                     }
                     return Ok(());
                 }
                 got_info = true;
-                self.publish_analysis(target, parse_info(&l, color));
+                let mut entries = parse_info(&l, color);
+                if cap > 0 && entries["visits"].as_u64().is_some_and(|v| v >= cap) {
+                    // The cap: the analysis of this position stops here, until the position or the cap changes.
+                    entries["capped"] = json!(cap);
+                    self.publish_analysis(target, entries);
+                    self.analysed_out = Some((target.moves.clone(), key));
+                    return self.end_stream();
+                }
+                self.publish_analysis(target, entries);
             } else if last_line.elapsed() > COMMAND_LIMIT {
                 return Err(format!(
                     "the engine sent no analysis for {} s (it hangs)",
@@ -775,6 +834,7 @@ impl Worker {
             let s = self.hub.lock();
             let stop = self.hub.quit.load(Ordering::SeqCst)
                 || !s.analysis.on
+                || analysis_key(&s) != key
                 || !s.requests.is_empty()
                 || s.analysis.review_request.is_some()
                 || target_of(&s).moves != target.moves
@@ -789,6 +849,12 @@ impl Worker {
                 return self.end_stream();
             }
         }
+    }
+
+    /// True when the analysis of the position after `moves` ended (at the cap, or by itself) with the settings
+    /// `key` in force now.
+    fn analysed(&self, moves: &[(Color, Move)], key: (u64, u64)) -> bool {
+        matches!(&self.analysed_out, Some((m, k)) if m == moves && *k == key)
     }
 
     /// The solver's result for a position the search proved at once: `oust-solve 2` answers `win MOVE N`,
@@ -980,6 +1046,11 @@ impl Worker {
     }
 }
 
+/// What starts an analysis afresh when it changes: the cap, and the analysis turned on again.
+fn analysis_key(s: &Shared) -> (u64, u64) {
+    (s.analysis.max_visits, s.analysis.started)
+}
+
 /// Logs the engine's answer to `line` in the console (its response, or why it failed: the engine is then out of
 /// action until a restart), tells the page, and gives the reply or the failure's words.
 fn logged(
@@ -1067,11 +1138,13 @@ fn parse_info(line: &str, to_move: Color) -> Value {
         .iter()
         .filter_map(|m| m["visits"].as_f64())
         .fold(0.0, f64::max);
+    let visits: f64 = moves.iter().filter_map(|m| m["visits"].as_f64()).sum();
     json!({
         "to_move": to_move.name(),
         "moves": moves,
         "black": black,
         "max_visits": max_visits,
+        "visits": visits as u64,
         "proof": moves.first().and_then(|m| m.get("proof")).cloned(),
     })
 }

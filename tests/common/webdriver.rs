@@ -114,6 +114,11 @@ impl Browser {
             "--disable-dev-shm-usage".to_string(),
             format!("--user-data-dir={}", profile.display()),
             format!("--window-size={width},{height}"),
+            // A desktop with a mouse, as `(hover: hover)` and `(pointer: fine)` see it: headless Chromium has no
+            // pointing device of its own. Touch emulation (`Emulation.setTouchEmulationEnabled`) makes it a touch
+            // screen.
+            "--blink-settings=primaryHoverType=2,availableHoverTypes=2,primaryPointerType=4,availablePointerTypes=4"
+                .to_string(),
         ];
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
@@ -245,6 +250,35 @@ impl Browser {
             Some(json!({"actions": [finger]})),
         );
         self.call("DELETE", &self.s("/actions"), None);
+    }
+
+    /// Moves the mouse pointer over the middle of the element matching `css` (WebDriver's mouse pointer).
+    pub fn hover(&self, css: &str) {
+        let e = self.find(css);
+        let mut origin = serde_json::Map::new();
+        origin.insert(ELEMENT_KEY.to_string(), json!(e));
+        let mouse = json!({
+            "type": "pointer",
+            "id": "mouse",
+            "parameters": {"pointerType": "mouse"},
+            "actions": [
+                {"type": "pointerMove", "duration": 0, "origin": Value::Object(origin), "x": 0, "y": 0},
+            ],
+        });
+        self.call(
+            "POST",
+            &self.s("/actions"),
+            Some(json!({"actions": [mouse]})),
+        );
+    }
+
+    /// Sends a Chrome DevTools Protocol command (`Emulation.setEmulatedMedia`, say) and returns its result.
+    pub fn cdp(&self, cmd: &str, params: Value) -> Value {
+        self.call(
+            "POST",
+            &self.s("/goog/cdp/execute"),
+            Some(json!({"cmd": cmd, "params": params})),
+        )
     }
 
     /// Types `text` into the element matching `css` (for a file input: a path).
