@@ -1,6 +1,7 @@
 //! `oust bench`: seeded workloads that measure speed: uniformly random playouts and perft (the rules core, one
-//! thread), MCTS search with one and with two threads, and the network's evaluations (one thread: the shipped
-//! networks and two other sizes).
+//! thread), MCTS search with one and with two threads, the first moves of a game as `genmove` plays them at the
+//! defaults with one and with two threads, and the network's evaluations (one thread: the shipped networks and two
+//! other sizes).
 //!
 //! Every figure comes twice: per second of wall time, and per second of CPU time (the measuring thread's own for
 //! the one-thread workloads, the whole process's for the searches). On a shared machine the CPU-time figure is the
@@ -12,6 +13,7 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::gtp::{Engine, Options, Settings};
 use crate::rng::Rng;
 use crate::rules::{Game, Geometry, Position, Shape, perft};
 use crate::search::{
@@ -225,9 +227,48 @@ pub fn search_workload(
 /// Thread counts of the search workload.
 pub const SEARCH_THREADS: [usize; 2] = [1, 2];
 
+/// Boards of the game workload: hex-7 (where the default evaluator is the playouts) and 9x9 (the network).
+pub const GAME_BOARDS: [Shape; 2] = [BOARDS[3], BOARDS[0]];
+
+/// Moves of the game workload.
+pub const GAME_MOVES: usize = 4;
+
+/// The first [`GAME_MOVES`] moves of a game from the empty `board` as `genmove` plays them at the engine's
+/// defaults (the board's evaluator, the solver's share first, the default tree, the subtree of the moves played
+/// kept from move to move), with `threads` threads and `budget` a move, seeded with `seed`. Returns the tree
+/// search's visits (playouts, or the network's evaluations) over all moves and their times (the process's CPU).
+pub fn game_workload(board: Shape, threads: usize, budget: Duration, seed: u64) -> (u64, Times) {
+    let settings = Settings {
+        threads,
+        time_per_move: budget.as_secs_f64(),
+        ..Settings::default()
+    };
+    let mut engine = Engine::new(Options {
+        seed,
+        board,
+        settings,
+        ..Options::default()
+    })
+    .expect("bench boards are valid");
+    let meter = Meter::start(CpuClock::Process);
+    let mut visits = 0;
+    for _ in 0..GAME_MOVES {
+        let result = engine.think();
+        visits += result.playouts;
+        let color = engine.game.position().to_move();
+        match result.best {
+            Some(mv) if engine.game.play(color, mv).is_ok() => {}
+            _ => break,
+        }
+    }
+    (visits, meter.read())
+}
+
 /// The number of workloads [`run`] runs.
-pub const WORKLOADS: usize =
-    BOARDS.len() + 1 + SEARCH_BOARDS.len() * SEARCH_THREADS.len() + 2 * (NET_SIZES.len() + 1);
+pub const WORKLOADS: usize = BOARDS.len()
+    + 1
+    + (SEARCH_BOARDS.len() + GAME_BOARDS.len()) * SEARCH_THREADS.len()
+    + 2 * (NET_SIZES.len() + 1);
 
 /// A JSON object of `key: value` pairs.
 fn object(items: impl IntoIterator<Item = (String, String)>) -> String {
@@ -278,6 +319,25 @@ pub fn run(seconds: f64, seed: u64, progress: &mut dyn FnMut(&str)) -> String {
         }
         mcts_wall.push((board.to_string(), object(wall)));
         mcts_cpu.push((board.to_string(), object(cpu)));
+    }
+    let (mut game_wall, mut game_thread, mut game_cpu) = (Vec::new(), Vec::new(), Vec::new());
+    for board in GAME_BOARDS {
+        let (mut wall, mut per_thread, mut cpu) = (Vec::new(), Vec::new(), Vec::new());
+        for t in SEARCH_THREADS {
+            let threads = if t == 1 { "thread" } else { "threads" };
+            starting(
+                format!("{GAME_MOVES} moves of a game at the defaults on {board}, {t} {threads}"),
+                GAME_MOVES as f64,
+            );
+            let (n, times) = game_workload(board, t, budget, seed);
+            let (per_s, per_cpu_s) = times.rates(n as f64);
+            wall.push((t.to_string(), format!("{per_s:.0}")));
+            per_thread.push((t.to_string(), format!("{:.0}", per_s / t as f64)));
+            cpu.push((t.to_string(), format!("{per_cpu_s:.0}")));
+        }
+        game_wall.push((board.to_string(), object(wall)));
+        game_thread.push((board.to_string(), object(per_thread)));
+        game_cpu.push((board.to_string(), object(cpu)));
     }
     let mut net_cpu = Vec::new();
     for board in [Shape::Hex { side: 7 }, Shape::square(9)] {
@@ -347,6 +407,9 @@ pub fn run(seconds: f64, seed: u64, progress: &mut dyn FnMut(&str)) -> String {
         ("perft_5x5_depth5_nodes", perft_nodes.to_string()),
         ("mcts_playouts_per_s", object(mcts_wall)),
         ("mcts_playouts_per_cpu_s", object(mcts_cpu)),
+        ("game_visits_per_s", object(game_wall)),
+        ("game_visits_per_s_per_thread", object(game_thread)),
+        ("game_visits_per_cpu_s", object(game_cpu)),
         ("net_evals_per_cpu_s", object(net_cpu)),
         ("seconds", format!("{:.2}", start.elapsed().as_secs_f64())),
     ];

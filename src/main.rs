@@ -54,7 +54,8 @@ Examples:
 enum Command {
     /// Measure speed with fixed seeds: playouts, perft, MCTS search
     ///
-    /// Measure speed: random playouts and perft (one thread), MCTS search (one and two threads); fixed seeds.
+    /// Measure speed: random playouts and perft (one thread), MCTS search and a game's first moves at the
+    /// defaults (one and two threads), the networks' evaluations; fixed seeds.
     /// Prints one JSON object on stdout, and each workload as it starts on stderr
     Bench(bench::BenchArgs),
     /// Check SGF records: every move legal, every result right

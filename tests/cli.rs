@@ -4,6 +4,8 @@ mod common;
 
 use std::process::{Command, Output, Stdio};
 
+use regex::Regex;
+
 const OUST: &str = env!("CARGO_BIN_EXE_oust");
 
 fn run(args: &[&str]) -> Output {
@@ -29,23 +31,40 @@ fn bench_shows_each_workload_on_stderr_and_only_json_on_stdout() {
         "{stdout}"
     );
     let steps: Vec<&str> = stderr.lines().collect();
-    assert_eq!(steps.len(), 17, "{stderr}");
-    assert_eq!(steps[0], "bench [1/17] random playouts on 9x9 (0.01 s)");
-    assert_eq!(steps[3], "bench [4/17] random playouts on hex7 (0.01 s)");
-    assert_eq!(steps[10], "bench [11/17] MCTS on hex7, 2 threads (0.02 s)");
+    assert_eq!(steps.len(), 21, "{stderr}");
+    assert_eq!(steps[0], "bench [1/21] random playouts on 9x9 (0.01 s)");
+    assert_eq!(steps[3], "bench [4/21] random playouts on hex7 (0.01 s)");
+    assert_eq!(steps[10], "bench [11/21] MCTS on hex7, 2 threads (0.02 s)");
+    // A game's first moves at the defaults (solver, evaluator, tree reuse), 1 and 2 threads, hex-7 and 9x9.
+    assert_eq!(
+        steps[11],
+        "bench [12/21] 4 moves of a game at the defaults on hex7, 1 thread (0.04 s)"
+    );
+    assert_eq!(
+        steps[14],
+        "bench [15/21] 4 moves of a game at the defaults on 9x9, 2 threads (0.04 s)"
+    );
+    assert!(
+        Regex::new(
+            r#""game_visits_per_s_per_thread": \{"hex7": \{"1": [1-9]\d*, "2": [1-9]\d*\}, "9x9": "#
+        )
+        .unwrap()
+        .is_match(&stdout),
+        "{stdout}"
+    );
     // The networks: the shipped one and two other sizes, on hex-7 and 9x9.
     assert!(
-        steps[11].starts_with("bench [12/17] shipped network "),
+        steps[15].starts_with("bench [16/21] shipped network "),
         "{stderr}"
     );
-    assert!(steps[11].ends_with(" on hex7 (0.01 s)"), "{stderr}");
-    assert_eq!(
-        steps[12],
-        "bench [13/17] network 2x16 (value 32) on hex7 (0.01 s)"
-    );
+    assert!(steps[15].ends_with(" on hex7 (0.01 s)"), "{stderr}");
     assert_eq!(
         steps[16],
-        "bench [17/17] network 6x48 (value 32) on 9x9 (0.01 s)"
+        "bench [17/21] network 2x16 (value 32) on hex7 (0.01 s)"
+    );
+    assert_eq!(
+        steps[20],
+        "bench [21/21] network 6x48 (value 32) on 9x9 (0.01 s)"
     );
     assert!(
         stdout.contains("\"net_evals_per_cpu_s\": {\"hex7\": {\"shipped "),

@@ -12,7 +12,8 @@ use super::{Outcome, UsageError, parse_seconds, parse_size};
 #[derive(Args, Debug)]
 #[command(allow_negative_numbers = true)]
 pub struct BenchArgs {
-    /// Seconds per workload (the MCTS workloads take twice that: a first search warms their tree up)
+    /// Seconds per workload (the MCTS workloads take twice that: a first search warms their tree up; the game
+    /// workloads four times, a move each)
     #[arg(long, default_value_t = 2.0, value_parser = parse_seconds)]
     pub seconds: f64,
     /// Fixed work instead: exactly N uniformly random playouts from the empty --board, one thread
