@@ -769,7 +769,10 @@ fn stop_makes_the_engine_answer_and_hint_and_review_report() {
     let (status, e) = post(&gui, "api/review", json!({"playouts": 0}));
     assert_eq!(
         (status, e["error"].as_str()),
-        (409, Some("a review needs 'playouts', from 1 to 10000000"))
+        (
+            409,
+            Some("a review needs 'playouts', from 1 to 10000000, or none for the board's default")
+        )
     );
 }
 
@@ -4043,5 +4046,80 @@ fn analysis_memory() {
             page[1],
             state(&gui)["analysis"]["updates"]
         ));
+    }
+}
+
+/// Issue 48: a review that asks for no number of playouts takes the default of the board's evaluator: 2,000
+/// visits where the engine evaluates with its network (hex-7, 9x9), 20,000 playouts where it evaluates with
+/// playouts (hex-5, 5x5); a number given is kept, and a wrong one is refused with the reason.
+#[test]
+fn a_review_without_playouts_takes_the_default_of_the_boards_evaluator() {
+    for (shape, playouts) in [
+        (Shape::Hex { side: 7 }, 2_000),
+        (Shape::square(9), 2_000),
+        (Shape::Hex { side: 5 }, 20_000),
+        (Shape::square(5), 20_000),
+    ] {
+        let gui = start(shape, [Player::Human, Player::Human]);
+        let (status, s) = post(&gui, "api/review", json!({}));
+        assert_eq!(status, 200, "{shape}: {s}");
+        assert_eq!(s["analysis"]["review"]["playouts"], playouts, "{shape}");
+    }
+    let gui = start(Shape::square(5), [Player::Human, Player::Human]);
+    let (_, s) = post(&gui, "api/review", json!({"playouts": 300}));
+    assert_eq!(s["analysis"]["review"]["playouts"], 300);
+    let (status, e) = post(&gui, "api/review", json!({"playouts": "many"}));
+    assert_eq!(
+        (status, e["error"].as_str()),
+        (
+            409,
+            Some("a review needs 'playouts', from 1 to 10000000, or none for the board's default")
+        )
+    );
+}
+
+/// Issue 47: in a game against a person at the engine's default strength or seconds a move, oust ponders (thinks
+/// on the person's time); at a level it does not, so that a level stays the opponent its calibration measured.
+#[test]
+fn the_engine_ponders_against_a_person_except_at_a_level() {
+    for (strength, ponder) in [
+        (Strength::Seconds(0.2), "= on"),
+        (Strength::Level(3), "= off"),
+    ] {
+        let gui = Gui::start(&Options {
+            game: NewGame {
+                board: Shape::square(5),
+                players: [Player::Human, Player::Engine],
+                pie: false,
+                strength,
+            },
+            engine: engine(),
+            port: 0,
+        })
+        .expect("the gui starts");
+        assert_eq!(post(&gui, "api/play", json!({"move": "C3"})).0, 200);
+        wait_state(&gui, Duration::from_secs(20), "the engine's move", |s| {
+            s["moves"].as_u64() >= Some(2) && s["engine"]["busy"] == ""
+        });
+        assert_eq!(
+            post(
+                &gui,
+                "api/console",
+                json!({"line": "oust-get-param ponder"})
+            )
+            .0,
+            200
+        );
+        let until = Instant::now() + Duration::from_secs(20);
+        let answer = loop {
+            let lines = console_lines(&gui);
+            let asked = lines.iter().rposition(|l| l == "> oust-get-param ponder");
+            if let Some(a) = asked.and_then(|i| lines[i..].iter().find(|l| l.starts_with('='))) {
+                break a.clone();
+            }
+            assert!(Instant::now() < until, "{lines:?}");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert_eq!(answer, ponder, "{strength:?}");
     }
 }

@@ -506,7 +506,10 @@ const actions = {
   "pause": () => post("/api/pause", { paused: !ui.state.paused }),
   "step": () => post("/api/step"),
   "hint": () => post("/api/hint"),
-  "review": () => post("/api/review", { playouts: Number($("review-playouts").value) }),
+  "review": () => {
+    const n = $("review-playouts").value;
+    return post("/api/review", n === "" ? {} : { playouts: Number(n) });
+  },
   "restart": () => post("/api/restart"),
   "load-paste": () => loadText($("paste").value, "the pasted record"),
   "prev-mistake": () => gotoMistake(-1),

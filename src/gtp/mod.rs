@@ -38,7 +38,7 @@ pub use input::{MAX_LINE, RawLine, preprocess, read_line, read_raw_line};
 pub use params::{PARAMS, ParamSpec, set_param};
 pub use parse::{CommandLine, LineError, parse_color, parse_command_line, parse_float, parse_int};
 pub use reply::Reply;
-pub use state::{Engine, Options, Reports, Settings};
+pub use state::{Engine, Options, Reports, Settings, network_is_default};
 
 /// The reply to one raw input line, or `None` for a line GTP says to skip (empty, blank or only a comment).
 pub fn respond_to(

@@ -13,9 +13,9 @@ use tiny_http::{Header, Method, Request as HttpRequest, Response, Server};
 
 use crate::rules::{Color, Shape};
 
-use super::board;
 use super::session::{NewGame, Player, Session, Strength};
 use super::{Hub, Request, Shared};
+use super::{board, review};
 use crate::gtp::levels::{FULL_STRENGTH, LEVEL_ELO, Level, MAX_LEVEL};
 
 /// Largest request body read, in bytes: records are small. The page reads it from the state (`max_request_bytes`)
@@ -473,18 +473,17 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
             s.requests.push_back(Request::Hint);
             Ok(())
         }
-        "/api/review" => match args["playouts"].as_u64() {
-            Some(n) if (1..=10_000_000).contains(&n) => {
-                s.analysis.review_request = Some(n);
-                // The review started, at its first position, as the answer and the page show it at once.
-                let total = s.session.game.records().len() + s.session.redo.len() + 1;
-                s.analysis.review = Some(json!({
-                    "playouts": n, "done": 0, "total": total, "eta_s": null,
-                    "rates": vec![Value::Null; total],
-                }));
-                Ok(())
+        "/api/review" => match (args["playouts"].is_null(), args["playouts"].as_u64()) {
+            // None asked for: the default of the board's evaluator.
+            (true, _) => {
+                let playouts = review::default_playouts(s.session.geometry().shape());
+                start_review(&mut s, playouts)
             }
-            _ => Err("a review needs 'playouts', from 1 to 10000000".to_string()),
+            (false, Some(n)) if (1..=10_000_000).contains(&n) => start_review(&mut s, n),
+            _ => Err(
+                "a review needs 'playouts', from 1 to 10000000, or none for the board's default"
+                    .to_string(),
+            ),
         },
         "/api/restart" => {
             s.requests.push_back(Request::Restart);
@@ -533,6 +532,18 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
 
 /// Live analysis on or off (`on`; without it, and without `max_visits`, it toggles), and its cap (`max_visits`:
 /// 0 for none, or 100 to 100,000,000 visits a position).
+/// Asks for a review at `playouts` a position, and shows it started, at its first position, in the answer and on
+/// the page at once.
+fn start_review(s: &mut Shared, playouts: u64) -> Result<(), String> {
+    s.analysis.review_request = Some(playouts);
+    let total = s.session.game.records().len() + s.session.redo.len() + 1;
+    s.analysis.review = Some(json!({
+        "playouts": playouts, "done": 0, "total": total, "eta_s": null,
+        "rates": vec![Value::Null; total],
+    }));
+    Ok(())
+}
+
 fn analysis_settings(s: &mut Shared, args: &Value) -> Result<(), String> {
     let cap = &args["max_visits"];
     if !cap.is_null() {

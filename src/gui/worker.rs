@@ -401,6 +401,9 @@ impl Worker {
             self.ask("oust-set-param level max")?;
             self.ask(&format!("oust-set-param playouts {playouts}"))?;
             self.ask(&format!("oust-set-param time_per_move {seconds}"))?;
+            // Think on the person's time too (ignored under a playout limit; an oust before `ponder` refuses it,
+            // and plays as it always did).
+            let _ = self.ask("oust-set-param ponder on");
         } else if seconds > 0.0 {
             // Byo-yomi of one move per period: the per-move time of standard GTP.
             let _ = self.send(
