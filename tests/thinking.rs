@@ -257,7 +257,8 @@ fn analysis_of_a_position_proven_at_once_reports_the_proof_and_waits_for_the_nex
         chunks: vec![
             (
                 Duration::ZERO,
-                b"oust-board hex7\nplay b G7\nplay w E5\n5 oust-analyze 10\n".to_vec(),
+                b"oust-board hex7\noust-set-param evaluator playouts\nplay b G7\nplay w E5\n5 oust-analyze 10\n"
+                    .to_vec(),
             ),
             (Duration::from_millis(300), b"6 name\n".to_vec()),
         ],
