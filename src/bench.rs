@@ -227,8 +227,8 @@ pub fn search_workload(
 /// Thread counts of the search workload.
 pub const SEARCH_THREADS: [usize; 2] = [1, 2];
 
-/// Boards of the game workload: hex-7 (where the default evaluator is the playouts) and 9x9 (the network).
-pub const GAME_BOARDS: [Shape; 2] = [BOARDS[3], BOARDS[0]];
+/// Boards of the game workload: hex-7 (where the default evaluator is the network) and hex-5 (the playouts).
+pub const GAME_BOARDS: [Shape; 2] = [BOARDS[3], Shape::Hex { side: 5 }];
 
 /// Moves of the game workload.
 pub const GAME_MOVES: usize = 4;

@@ -35,18 +35,18 @@ fn bench_shows_each_workload_on_stderr_and_only_json_on_stdout() {
     assert_eq!(steps[0], "bench [1/21] random playouts on 9x9 (0.01 s)");
     assert_eq!(steps[3], "bench [4/21] random playouts on hex7 (0.01 s)");
     assert_eq!(steps[10], "bench [11/21] MCTS on hex7, 2 threads (0.02 s)");
-    // A game's first moves at the defaults (solver, evaluator, tree reuse), 1 and 2 threads, hex-7 and 9x9.
+    // A game's first moves at the defaults (solver, evaluator, tree reuse), 1 and 2 threads, hex-7 and hex-5.
     assert_eq!(
         steps[11],
         "bench [12/21] 4 moves of a game at the defaults on hex7, 1 thread (0.04 s)"
     );
     assert_eq!(
         steps[14],
-        "bench [15/21] 4 moves of a game at the defaults on 9x9, 2 threads (0.04 s)"
+        "bench [15/21] 4 moves of a game at the defaults on hex5, 2 threads (0.04 s)"
     );
     assert!(
         Regex::new(
-            r#""game_visits_per_s_per_thread": \{"hex7": \{"1": [1-9]\d*, "2": [1-9]\d*\}, "9x9": "#
+            r#""game_visits_per_s_per_thread": \{"hex7": \{"1": [1-9]\d*, "2": [1-9]\d*\}, "hex5": "#
         )
         .unwrap()
         .is_match(&stdout),
