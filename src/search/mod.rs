@@ -451,9 +451,20 @@ impl Searcher {
         let pruned_before = kept.tree.pruning_time();
         result.reused = reused;
         // The time limit counts from the start of this call, preparation included.
-        let limits = Limits {
+        let mut limits = Limits {
             time: limits.time.map(|t| t.saturating_sub(start.elapsed())),
             ..limits
+        };
+        // Stopped before the tree search began (a Stop while the solver had its share, say): a short search of its
+        // own, so that the answer is a searched move rather than the priors' favourite.
+        let tree_stop = if flavor == Flavor::Knowledge && stop.load(Ordering::SeqCst) {
+            limits = Limits {
+                playouts: Some(STOPPED_PLAYOUTS),
+                time: None,
+            };
+            &never
+        } else {
+            stop
         };
         let run = mcts::run(
             &mut kept.tree,
@@ -462,7 +473,7 @@ impl Searcher {
             limits,
             setup.threads,
             seed,
-            stop,
+            tree_stop,
             interval,
             monitor,
         );
@@ -477,8 +488,8 @@ impl Searcher {
                     .mv(),
             );
         } else if flavor == Flavor::Knowledge && stop.load(Ordering::SeqCst) {
-            // Stopped before its first iterations (a move cancelled while the solver had its share, say): the
-            // priors' most likely move, which the policy player plays at temperature 0.
+            // No iteration ran although the short search of a stopped move should have (it should not happen, but a
+            // move must be answered): the priors' most likely move, which the policy player plays at temperature 0.
             let mut priors = Vec::new();
             mcts::move_priors(&config, pos, &mut priors);
             result.best = priors
@@ -634,6 +645,9 @@ impl Searcher {
         0
     }
 }
+
+/// Playouts of the search that answers a move stopped before its tree search began.
+pub const STOPPED_PLAYOUTS: u64 = 200;
 
 /// Mixed into a search's seed for the draw of its move at a temperature, so that the draw does not repeat the
 /// first numbers the search's own generators took.
