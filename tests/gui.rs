@@ -984,6 +984,22 @@ fn a_review_judges_each_placement_by_the_chance_its_side_lost_within_one_search_
 }
 
 /// The lines of the console, as `DIR TEXT`.
+/// Sends `line` through the console and waits (at most 20 s) for the engine's successful answer to it.
+fn console_answer(gui: &Gui, line: &str) -> String {
+    assert_eq!(post(gui, "api/console", json!({"line": line})).0, 200);
+    let until = Instant::now() + Duration::from_secs(20);
+    let sent = format!("> {line}");
+    loop {
+        let lines = console_lines(gui);
+        let asked = lines.iter().rposition(|l| *l == sent);
+        if let Some(answer) = asked.and_then(|i| lines[i..].iter().find(|l| l.starts_with('='))) {
+            return answer.clone();
+        }
+        assert!(Instant::now() < until, "{lines:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 fn console_lines(gui: &Gui) -> Vec<String> {
     let console: Value = serde_json::from_str(&get(gui, "api/console").1).unwrap();
     console["lines"]
@@ -1798,20 +1814,7 @@ fn the_console_shows_the_position_the_page_shows() {
     post(&gui, "api/undo", json!({"unit": "move"}));
     let (_, s) = post(&gui, "api/undo", json!({"unit": "move"}));
     assert_eq!(s["moves"], 2);
-    assert_eq!(
-        post(&gui, "api/console", json!({"line": "showboard"})).0,
-        200
-    );
-    let until = Instant::now() + Duration::from_secs(20);
-    let board = loop {
-        let lines = console_lines(&gui);
-        let asked = lines.iter().rposition(|l| l == "> showboard");
-        if let Some(board) = asked.and_then(|i| lines[i..].iter().find(|l| l.starts_with("= "))) {
-            break board.clone();
-        }
-        assert!(Instant::now() < until, "{lines:?}");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let board = console_answer(&gui, "showboard");
     assert!(
         board.contains("last move: white A1") && board.contains("stones: black 1, white 1"),
         "{board}"
@@ -4101,25 +4104,7 @@ fn the_engine_ponders_against_a_person_except_at_a_level() {
         wait_state(&gui, Duration::from_secs(20), "the engine's move", |s| {
             s["moves"].as_u64() >= Some(2) && s["engine"]["busy"] == ""
         });
-        assert_eq!(
-            post(
-                &gui,
-                "api/console",
-                json!({"line": "oust-get-param ponder"})
-            )
-            .0,
-            200
-        );
-        let until = Instant::now() + Duration::from_secs(20);
-        let answer = loop {
-            let lines = console_lines(&gui);
-            let asked = lines.iter().rposition(|l| l == "> oust-get-param ponder");
-            if let Some(a) = asked.and_then(|i| lines[i..].iter().find(|l| l.starts_with('='))) {
-                break a.clone();
-            }
-            assert!(Instant::now() < until, "{lines:?}");
-            std::thread::sleep(Duration::from_millis(20));
-        };
+        let answer = console_answer(&gui, "oust-get-param ponder");
         assert_eq!(answer, ponder, "{strength:?}");
     }
 }
