@@ -47,8 +47,8 @@ fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace(']', "\\]")
 }
 
-/// The SGF text of `game`, with `info` in the root node.
-pub fn write(game: &Game, info: &GameInfo) -> String {
+/// The root node of `game`'s record, with `info`, ending with its set-up.
+fn root_node(game: &Game, info: &GameInfo) -> String {
     let start = game.start();
     let geo = start.geometry();
     let (w, h) = geo.dimensions();
@@ -108,23 +108,100 @@ pub fn write(game: &Game, info: &GameInfo) -> String {
             }
         );
     }
+    out
+}
+
+/// The SGF text of `game`, with `info` in the root node.
+pub fn write(game: &Game, info: &GameInfo) -> String {
+    let mut out = root_node(game, info);
     for (i, record) in game.records().iter().enumerate() {
         if i % 8 == 0 {
             out.push('\n');
         }
-        let key = if record.color == Color::Black {
-            'B'
-        } else {
-            'W'
-        };
-        let value = match record.mv {
-            Move::Place(p) => geo.sgf_coord(p),
-            Move::Pass => String::new(),
-            Move::Swap => SWAP_VALUE.to_string(),
-        };
-        let _ = write!(out, ";{key}[{value}]");
+        move_node_text(&mut out, game, record.color, record.mv);
         if let Some(extra) = info.node_properties.get(i + 1) {
             out.push_str(extra);
+        }
+    }
+    out.push_str(")\n");
+    out
+}
+
+/// `;B[xy]` for a move of `game`'s board.
+fn move_node_text(out: &mut String, game: &Game, color: Color, mv: Move) {
+    let geo = game.start().geometry();
+    let key = if color == Color::Black { 'B' } else { 'W' };
+    let value = match mv {
+        Move::Place(p) => geo.sgf_coord(p),
+        Move::Pass => String::new(),
+        Move::Swap => SWAP_VALUE.to_string(),
+    };
+    let _ = write!(out, ";{key}[{value}]");
+}
+
+/// A move of a game tree for [`write_tree`]: its colour and move, the properties written as they are in its node
+/// (such as a review's `SBKV[56.8]`), and the moves tried after it (indices into the same list), the main line's
+/// first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TreeMove {
+    /// Who played it.
+    pub color: Color,
+    /// The move.
+    pub move_: Move,
+    /// Properties written after the move in its node.
+    pub properties: String,
+    /// The moves after it, the main line's first.
+    pub children: Vec<usize>,
+}
+
+/// The SGF text of a game tree: the root node of `game` (the main line, played: its start, rule and result) with
+/// `info` (its `node_properties` but the root's are not used: the moves carry theirs), then `moves` from `first`
+/// (the first moves, the main line's first), each variation in SGF's own parentheses.
+pub fn write_tree(game: &Game, info: &GameInfo, moves: &[TreeMove], first: &[usize]) -> String {
+    let mut out = root_node(game, info);
+    // Depth first: a sequence of moves goes on through each node's first child; where a node has several, each
+    // goes in parentheses. The stack holds what is left to write: a sequence to start, or a `)`.
+    enum Step {
+        Sequence(usize, bool),
+        Close,
+    }
+    let mut stack: Vec<Step> = Vec::new();
+    let push_branches = |stack: &mut Vec<Step>, children: &[usize]| {
+        if children.len() == 1 {
+            stack.push(Step::Sequence(children[0], false));
+        } else {
+            for &k in children.iter().rev() {
+                stack.push(Step::Close);
+                stack.push(Step::Sequence(k, true));
+            }
+        }
+    };
+    push_branches(&mut stack, first);
+    while let Some(step) = stack.pop() {
+        match step {
+            Step::Close => out.push(')'),
+            Step::Sequence(start, paren) => {
+                if paren {
+                    out.push_str("\n(");
+                }
+                let mut n = start;
+                let mut written = 0;
+                loop {
+                    if written % 8 == 0 && !(paren && written == 0) {
+                        out.push('\n');
+                    }
+                    let m = &moves[n];
+                    move_node_text(&mut out, game, m.color, m.move_);
+                    out.push_str(&m.properties);
+                    written += 1;
+                    if m.children.len() == 1 {
+                        n = m.children[0];
+                        continue;
+                    }
+                    push_branches(&mut stack, &m.children);
+                    break;
+                }
+            }
         }
     }
     out.push_str(")\n");
@@ -593,16 +670,6 @@ pub fn parse_for(text: &str, current: Option<Shape>) -> Result<Record, SgfError>
     record_of(c.main_line(c.games[0]).map(|n| &c.nodes[n].props), current)
 }
 
-/// How much of an SGF collection [`parse`] leaves out: the number of games in it, and the lines of play of its
-/// first game (its variations, the main line included).
-///
-/// # Errors
-/// As [`parse`], for any game of the collection.
-pub fn outline(text: &str) -> Result<(usize, usize), SgfError> {
-    let c = collection(text, false)?;
-    Ok((c.games.len(), c.games.first().map_or(0, |&g| leaves(&c, g))))
-}
-
 /// The record of one line of play: `nodes` from a game's root to the end of the line.
 fn record_of<'n>(
     nodes: impl Iterator<Item = &'n Node>,
@@ -895,78 +962,137 @@ pub fn check(text: &str) -> Result<Vec<Checked>, SgfError> {
 /// As [`check`].
 pub fn check_for(text: &str, current: Option<Shape>) -> Result<Vec<Checked>, SgfError> {
     let c = collection(text, false)?;
-    let games = c.games.len();
     let mut work = 0usize;
-    let mut out = Vec::with_capacity(games);
-    for (g, &root) in c.games.iter().enumerate() {
-        let lines = leaves(&c, root);
-        let wrap = |variation: Option<usize>, at: Option<usize>, error: SgfError| {
-            if games == 1 && lines == 1 {
-                return error;
-            }
-            SgfError::In {
-                game: g + 1,
-                games,
-                variation: variation.filter(|_| lines > 1),
-                at: at.map(|n| line_column(text, c.nodes[n].at)),
-                error: Box::new(error),
-            }
-        };
+    let mut out = Vec::with_capacity(c.games.len());
+    for g in 0..c.games.len() {
         let mut main = None;
-        let mut variation = 0;
-        // Depth first, first variations first: `path` holds the nodes from the root to the node at hand.
-        let mut path: Vec<usize> = Vec::new();
-        let mut stack = vec![(root, 0)];
-        while let Some((n, depth)) = stack.pop() {
-            path.truncate(depth);
-            path.push(n);
-            let children = &c.nodes[n].children;
-            if !children.is_empty() {
-                stack.extend(children.iter().rev().map(|&k| (k, depth + 1)));
-                continue;
-            }
-            variation += 1;
-            work += path.len();
-            if work > MAX_CHECKED_NODES {
-                return Err(wrap(
-                    Some(variation),
-                    None,
-                    SgfError::Unsupported(format!(
-                        "too many variations: checking them all means replaying more than {MAX_CHECKED_NODES} nodes"
-                    )),
-                ));
-            }
-            let record = record_of(path.iter().map(|&n| &c.nodes[n].props), current)
-                .map_err(|e| wrap(Some(variation), None, e))?;
-            let game = replay(&record, None).map_err(|e| {
-                let at = match e {
-                    SgfError::Illegal { number, .. } | SgfError::Turn { number, .. } => {
-                        move_node(&c, &path, number)
-                    }
-                    _ => None,
-                };
-                wrap(Some(variation), at, e)
-            })?;
+        let variations = each_line(text, &c, g, current, &mut work, |_, line| {
+            let (record, game) = line?;
             if main.is_none() {
                 if let Some(re) = record.get("RE") {
                     let outcome = match game.position().status() {
                         Status::Over(o) => Some(o),
                         _ => None,
                     };
-                    check_result(re.trim(), outcome).map_err(|e| wrap(None, None, e))?;
+                    check_result(re.trim(), outcome)
+                        .map_err(|e| wrap(text, &c, g, None, None, e))?;
                 }
                 main = Some((record, game));
             }
-        }
+            Ok(())
+        })?;
         if let Some((record, game)) = main {
             out.push(Checked {
                 record,
                 game,
-                variations: variation,
+                variations,
             });
         }
     }
     Ok(out)
+}
+
+/// Every line of play of the first game of a record, in the order of the file (the main line first), each
+/// replayed through the rules or with the reason it cannot be (which variation, where its move is, and why), and
+/// the number of games in the record. The board is read as [`parse_for`] reads it.
+///
+/// # Errors
+/// [`SgfError::Syntax`] for text that is not SGF, and [`SgfError::Unsupported`] for a tree with more nodes to
+/// replay than [`MAX_CHECKED_NODES`].
+pub fn lines_for(
+    text: &str,
+    current: Option<Shape>,
+) -> Result<(Vec<Result<Game, SgfError>>, usize), SgfError> {
+    let c = collection(text, false)?;
+    let mut lines = Vec::new();
+    each_line(text, &c, 0, current, &mut 0, |_, line| {
+        lines.push(line.map(|(_, game)| game));
+        Ok(())
+    })?;
+    Ok((lines, c.games.len()))
+}
+
+/// `error` placed in game `g` of the collection: its variation (from 1, when it has several) and the line and
+/// column of node `at`; alone when the record has one game of one line.
+fn wrap(
+    text: &str,
+    c: &Collection,
+    g: usize,
+    variation: Option<usize>,
+    at: Option<usize>,
+    error: SgfError,
+) -> SgfError {
+    let games = c.games.len();
+    let lines = leaves(c, c.games[g]);
+    if games == 1 && lines == 1 {
+        return error;
+    }
+    SgfError::In {
+        game: g + 1,
+        games,
+        variation: variation.filter(|_| lines > 1),
+        at: at.map(|n| line_column(text, c.nodes[n].at)),
+        error: Box::new(error),
+    }
+}
+
+/// Reads and replays every line of game `g`, depth first with the first variations first, handing each to `f`
+/// with its number (from 1) as its record and game, or its error placed by [`wrap`]; `work` counts the nodes
+/// replayed (a variation's shared nodes once for each). Returns the number of lines.
+///
+/// # Errors
+/// The first error `f` returns, and [`SgfError::Unsupported`] once `work` passes [`MAX_CHECKED_NODES`].
+fn each_line(
+    text: &str,
+    c: &Collection,
+    g: usize,
+    current: Option<Shape>,
+    work: &mut usize,
+    mut f: impl FnMut(usize, Result<(Record, Game), SgfError>) -> Result<(), SgfError>,
+) -> Result<usize, SgfError> {
+    let mut variation = 0;
+    // `path` holds the nodes from the root to the node at hand.
+    let mut path: Vec<usize> = Vec::new();
+    let mut stack = vec![(c.games[g], 0)];
+    while let Some((n, depth)) = stack.pop() {
+        path.truncate(depth);
+        path.push(n);
+        let children = &c.nodes[n].children;
+        if !children.is_empty() {
+            stack.extend(children.iter().rev().map(|&k| (k, depth + 1)));
+            continue;
+        }
+        variation += 1;
+        *work += path.len();
+        if *work > MAX_CHECKED_NODES {
+            return Err(wrap(
+                text,
+                c,
+                g,
+                Some(variation),
+                None,
+                SgfError::Unsupported(format!(
+                    "too many variations: checking them all means replaying more than {MAX_CHECKED_NODES} nodes"
+                )),
+            ));
+        }
+        let line = record_of(path.iter().map(|&n| &c.nodes[n].props), current)
+            .map_err(|e| wrap(text, c, g, Some(variation), None, e))
+            .and_then(|record| match replay(&record, None) {
+                Ok(game) => Ok((record, game)),
+                Err(e) => {
+                    let at = match e {
+                        SgfError::Illegal { number, .. } | SgfError::Turn { number, .. } => {
+                            move_node(c, &path, number)
+                        }
+                        _ => None,
+                    };
+                    Err(wrap(text, c, g, Some(variation), at, e))
+                }
+            });
+        f(variation, line)?;
+    }
+    Ok(variation)
 }
 
 /// The number of lines of play (leaves) in the tree from node `root`.

@@ -101,7 +101,7 @@ fn server_game(gui: &Gui) -> oust::rules::Game {
     assert_eq!(status, 200);
     let record = sgf::parse(&text).unwrap();
     let mut game = sgf::replay(&record, None).unwrap();
-    // The download holds moves taken back too: go back to the server's position.
+    // The download's main line goes on after the position shown (these tests play no variation): go back to it.
     let moves = state(gui)["moves"].as_u64().unwrap() as usize;
     while game.records().len() > moves {
         game.undo();
@@ -1423,11 +1423,46 @@ fn a_loaded_record_opens_for_review_with_its_names_and_says_what_was_left_out() 
     assert_eq!(status, 200, "{s}");
     assert!(
         s["notice"].as_str().unwrap().ends_with(
-            "; its first game has 3 lines of play: only the main line was loaded, 2 variations were left out"
+            "; its first game has 3 lines of play: the main line is shown, and the move list shows where the \
+             other 2 branch off"
         ),
         "{s}"
     );
     assert_eq!(s["moves"], 2);
+    assert_eq!(
+        (s["lines"].as_u64(), &s["variation"]),
+        (Some(3), &Value::Null)
+    );
+    let branches = &s["turns"][1]["branches"];
+    assert_eq!(
+        branches
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| (
+                b["gtp"].as_str().unwrap(),
+                b["at"].as_u64().unwrap(),
+                b["main"].as_bool().unwrap()
+            ))
+            .collect::<Vec<_>>(),
+        [("E1", 2, false), ("E5", 2, false)],
+        "{s}"
+    );
+    // A variation that the rules refuse is left out, and said so; the others load.
+    let (status, s) = post(
+        &gui,
+        "api/load",
+        json!({"name": "bad.sgf", "text": "(;GM[1]SZ[5];B[cc](;W[aa])(;W[ee];W[ab]))"}),
+    );
+    assert_eq!(status, 200, "{s}");
+    assert!(
+        s["notice"].as_str().unwrap().ends_with(
+            "; 1 variation was left out, as the rules refuse it: variation 2, line 1, column 34: move 3 (white \
+             A4) is illegal: black is to move: white's placement did not capture"
+        ),
+        "{s}"
+    );
+    assert_eq!(s["lines"], 1);
 }
 
 #[test]
@@ -1634,6 +1669,236 @@ fn the_engines_thinking_time_is_kept_with_its_moves() {
     let (status, s) = post(&gui, "api/play", json!({"move": other}));
     assert_eq!(status, 200);
     assert_eq!(s["turns"][1]["seconds"], Value::Null, "{s}");
+    // The engine's move is kept in the line it was played in, with its time.
+    let node = s["turns"][1]["branches"][0]["node"].clone();
+    let (status, s) = post(&gui, "api/goto", json!({ "node": node }));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["turns"][1]["seconds"].as_f64(), Some(t), "{s}");
+}
+
+/// The moves of a line, by turn, as the move list names them.
+fn turn_names(s: &Value) -> Vec<String> {
+    s["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["gtp"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Issue 48, part 2: a placement that differs from the line's next one starts a variation; the main line is kept,
+/// the move list shows the branches and goes to any of them, a variation is promoted or deleted, and the saved SGF
+/// holds them as SGF's own tree and loads back with them.
+#[test]
+fn a_placement_off_the_line_starts_a_variation_and_nothing_is_lost() {
+    let gui = start(Shape::square(5), [Player::Human, Player::Human]);
+    for m in ["C3", "A1", "E5", "A5"] {
+        assert_eq!(post(&gui, "api/play", json!({ "move": m })).0, 200);
+    }
+    post(&gui, "api/jump", json!({"moves": 1}));
+    // The line's own next move is followed with the rest of the line.
+    let (_, s) = post(&gui, "api/play", json!({"move": "A1"}));
+    assert_eq!(
+        (s["moves"].as_u64(), s["total"].as_u64()),
+        (Some(2), Some(4))
+    );
+    assert_eq!(
+        (&s["variation"], s["lines"].as_u64()),
+        (&Value::Null, Some(1))
+    );
+    post(&gui, "api/jump", json!({"moves": 1}));
+    let (status, s) = post(&gui, "api/play", json!({"move": "E1"}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(
+        (s["moves"].as_u64(), s["total"].as_u64()),
+        (Some(2), Some(2))
+    );
+    assert_eq!(
+        s["variation"],
+        json!({"from": 2, "innermost": 2, "lines": 2})
+    );
+    assert_eq!(turn_names(&s), ["C3", "E1"]);
+    let branch = &s["turns"][1]["branches"][0];
+    assert_eq!(
+        (&branch["gtp"], &branch["at"], &branch["main"]),
+        (&json!("A1"), &json!(2), &json!(true)),
+        "{s}"
+    );
+    let (_, s) = post(&gui, "api/play", json!({"move": "B2"}));
+    assert_eq!(turn_names(&s), ["C3", "E1", "B2"]);
+    // The main line is one click away, whole.
+    let (status, s) = post(&gui, "api/goto", json!({"node": branch["node"]}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(turn_names(&s), ["C3", "A1", "E5", "A5"]);
+    assert_eq!(
+        (s["moves"].as_u64(), &s["variation"]),
+        (Some(2), &Value::Null)
+    );
+    let variation = s["turns"][1]["branches"][0]["node"].clone();
+    // Saved as SGF's own tree, which the SGF checker replays line by line.
+    let (_, text) = get(&gui, "api/sgf");
+    assert!(
+        text.contains(";B[cc]\n(;W[ae];B[ea];W[aa])\n(;W[ee];B[bd]))"),
+        "{text}"
+    );
+    let checked = sgf::check(&text).unwrap();
+    assert_eq!(checked[0].variations, 2);
+    // Errors change nothing.
+    let before = state(&gui);
+    for (path, args, error) in [
+        (
+            "api/variation",
+            json!({"action": "delete"}),
+            "the line shown is the main line: it has no variation to delete (go into one through the move list's \
+             branches)",
+        ),
+        (
+            "api/variation",
+            json!({"action": "promote"}),
+            "the line shown is the main line already",
+        ),
+        (
+            "api/variation",
+            json!({"action": "drop"}),
+            "the request needs 'action': promote (make the line shown the main line) or delete (delete its \
+             innermost variation)",
+        ),
+        (
+            "api/goto",
+            json!({"node": 99}),
+            "there is no position 99 in the game's tree: its variation was deleted",
+        ),
+        (
+            "api/goto",
+            json!({"node": "E1"}),
+            "the request needs 'node', a number from the move list's branches",
+        ),
+    ] {
+        let (status, e) = post(&gui, path, args.clone());
+        assert_eq!(
+            (status, e["error"].as_str()),
+            (409, Some(error)),
+            "{path} {args}"
+        );
+    }
+    let after = state(&gui);
+    assert_eq!(
+        (&after["stones"], &after["turns"], &after["lines"]),
+        (&before["stones"], &before["turns"], &before["lines"])
+    );
+    // Promoted, the variation is the main line; the old main line is a variation, and deleted.
+    post(&gui, "api/goto", json!({ "node": variation }));
+    let (status, s) = post(&gui, "api/variation", json!({"action": "promote"}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(
+        (&s["variation"], s["notice"].as_str()),
+        (&Value::Null, Some("this line is now the main line"))
+    );
+    let (_, text) = get(&gui, "api/sgf");
+    assert!(
+        text.contains(";B[cc]\n(;W[ee];B[bd])\n(;W[ae];B[ea];W[aa]))"),
+        "{text}"
+    );
+    // Loaded back, the record has both lines.
+    let (status, s) = post(&gui, "api/load", json!({"name": "lines.sgf", "text": text}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(
+        (s["lines"].as_u64(), turn_names(&s)),
+        (Some(2), vec!["C3".to_string(), "E1".into(), "B2".into()])
+    );
+    post(
+        &gui,
+        "api/players",
+        json!({"black": "human", "white": "human"}),
+    );
+    let old = s["turns"][1]["branches"][0]["node"].clone();
+    post(&gui, "api/goto", json!({ "node": old }));
+    post(&gui, "api/jump", json!({"moves": 3}));
+    let (status, s) = post(&gui, "api/variation", json!({"action": "delete"}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(
+        (
+            s["notice"].as_str(),
+            s["moves"].as_u64(),
+            s["lines"].as_u64()
+        ),
+        (
+            Some("deleted the variation from placement 2: 3 moves"),
+            Some(1),
+            Some(1)
+        )
+    );
+    assert_eq!(turn_names(&s), ["C3", "E1", "B2"]);
+    let (_, text) = get(&gui, "api/sgf");
+    assert_eq!(
+        text.matches("\n(").count(),
+        0,
+        "no variation is left: {text}"
+    );
+}
+
+/// Issue 48, part 2: the engine plays on in whichever line the player continues, and Play on from the middle of
+/// a line keeps the line.
+#[test]
+fn the_engine_plays_on_in_the_line_the_player_continues() {
+    let gui = start(Shape::square(5), [Player::Human, Player::Engine]);
+    post(&gui, "api/play", json!({"move": "C3"}));
+    wait_state(&gui, Duration::from_secs(20), "the engine's reply", |s| {
+        s["moves"] == 2 && s["engine"]["busy"] != "thinking"
+    });
+    // A corner the engine left empty: a placement away from C3, legal at once.
+    let game = server_game(&gui);
+    let geo = game.position().geometry_arc().clone();
+    let corner = ["A1", "E1", "A5", "E5"]
+        .into_iter()
+        .find(|v| {
+            notation::parse_move(&geo, v).is_ok_and(|m| match m {
+                Move::Place(p) => game.position().color_at(p).is_none(),
+                _ => false,
+            })
+        })
+        .unwrap();
+    post(&gui, "api/play", json!({ "move": corner }));
+    let main = wait_state(&gui, Duration::from_secs(20), "the engine's reply", |s| {
+        s["moves"].as_u64() >= Some(4)
+            && (s["to_move"] == "black" || s["over"] == true)
+            && s["engine"]["busy"] != "thinking"
+    });
+    let main_line = turn_names(&main);
+    post(&gui, "api/jump", json!({"moves": 0}));
+    post(&gui, "api/play", json!({"move": "E1"}));
+    let s = wait_state(
+        &gui,
+        Duration::from_secs(20),
+        "the engine's reply in the variation",
+        |s| s["moves"] == 2 && s["to_move"] == "black" && s["engine"]["busy"] != "thinking",
+    );
+    assert_eq!(
+        (s["lines"].as_u64(), s["variation"]["from"].as_u64()),
+        (Some(2), Some(1)),
+        "{s}"
+    );
+    let (_, s) = post(
+        &gui,
+        "api/goto",
+        json!({"node": s["turns"][0]["branches"][0]["node"]}),
+    );
+    assert_eq!(turn_names(&s), main_line, "the main line is kept");
+    // Play on from the middle of the main line, at the engine's turn: it moves, and the line it leaves is kept.
+    post(&gui, "api/jump", json!({"moves": 1}));
+    post(&gui, "api/engine-move", json!({}));
+    wait_state(&gui, Duration::from_secs(20), "the engine's move", |s| {
+        s["moves"] == 2 && s["engine"]["busy"] != "thinking"
+    });
+    let (_, text) = get(&gui, "api/sgf");
+    let game = sgf::replay(&sgf::parse(&text).unwrap(), None).unwrap();
+    assert_eq!(
+        game.records().len(),
+        main_line
+            .iter()
+            .map(|t| t.split(',').count())
+            .sum::<usize>()
+    );
 }
 
 #[test]
@@ -1703,6 +1968,16 @@ fn the_saved_sgf_names_the_players_the_date_and_the_engines_settings_and_loads_b
     let other = if second == "E1" { "E9" } else { "E1" };
     let (status, s) = post(&gui, "api/play", json!({"move": other}));
     assert_eq!((status, s["moves"].as_u64()), (200, Some(2)), "{s}");
+    // The placement starts a variation: the loaded line stays the main line, and the comment says so.
+    let (_, added) = get(&gui, "api/sgf");
+    assert!(
+        added.contains(
+            "C[oust match, game 1\n\nVariations added in oust gui. Black: human; White: human."
+        ),
+        "{added}"
+    );
+    let (status, _) = post(&gui, "api/variation", json!({"action": "promote"}));
+    assert_eq!(status, 200);
     let (_, went_on) = get(&gui, "api/sgf");
     assert!(
         went_on.contains(
@@ -2730,6 +3005,92 @@ fn browser_the_move_list_shows_its_current_entry_whole_to_the_end_of_the_game() 
     );
     assert_eq!(end[0], json!(true), "{end}");
     assert!(end[1].as_f64().unwrap() <= 1.0, "{end}");
+}
+
+/// A 7x7 record with a main line of six placements (D4 A7 G1 A1 G7 B6) and two variations at the third (B7 A6,
+/// F1 G2), for the move list's branches.
+const VARIATIONS_SGF: &str =
+    "(;GM[1]SZ[7];B[dd];W[aa](;B[gg];W[ag];B[ga];W[bb])(;B[ba];W[ab])(;B[fg];W[gf]))";
+
+/// Issue 48, part 2: the move list shows the branches of the line, a click goes into one, and the variation's bar
+/// promotes it to the main line or deletes it.
+#[test]
+fn browser_the_move_list_shows_branches_and_the_variation_bar_promotes_and_deletes() {
+    let _lock = browser_or_skip!(
+        "browser_the_move_list_shows_branches_and_the_variation_bar_promotes_and_deletes"
+    );
+    let gui = start(Shape::square(7), [Player::Human, Player::Human]);
+    let (status, s) = post(
+        &gui,
+        "api/load",
+        json!({"name": "lines.sgf", "text": VARIATIONS_SGF}),
+    );
+    assert_eq!(status, 200, "{s}");
+    let b = Browser::start(1280, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    let rows = "return [...document.querySelectorAll('#moves li')].map(li => li.textContent);";
+    assert_eq!(
+        b.js(rows, json!([])),
+        json!(["start", "D4", "A7", "G1", "or B7F1", "A1", "G7", "B6"]),
+        "the branches under the turn they are the alternatives of"
+    );
+    assert!(
+        b.js(
+            "return document.getElementById('variation-bar').hidden;",
+            json!([])
+        ) == json!(true)
+    );
+    // Into the second variation: the list shows its line, the bar says where it leaves the main line.
+    b.click("[data-role=branches] button:nth-of-type(2)");
+    let s = wait_state(&gui, Duration::from_secs(5), "the variation", |s| {
+        s["moves"] == 3
+    });
+    assert_eq!(turn_names(&s), ["D4", "A7", "F1", "G2"]);
+    wait_drawn(&b, &gui);
+    assert_eq!(
+        b.text("#variation-text"),
+        "A variation: this line leaves the main line at placement 3."
+    );
+    assert_eq!(
+        b.js(rows, json!([])),
+        json!(["start", "D4", "A7", "F1", "or G1 (main line)B7", "G2"])
+    );
+    b.click("[data-action=promote-line]");
+    let s = wait_state(&gui, Duration::from_secs(5), "the promotion", |s| {
+        s["variation"].is_null()
+    });
+    assert_eq!(turn_names(&s), ["D4", "A7", "F1", "G2"]);
+    wait_drawn(&b, &gui);
+    assert_eq!(
+        b.js(
+            "return document.getElementById('variation-bar').hidden;",
+            json!([])
+        ),
+        json!(true)
+    );
+    // The old main line, now a variation, is deleted from its bar.
+    b.click("[data-role=branches] button:nth-of-type(1)");
+    wait_state(&gui, Duration::from_secs(5), "the old main line", |s| {
+        !s["variation"].is_null()
+    });
+    wait_drawn(&b, &gui);
+    b.click("[data-action=delete-variation]");
+    let s = wait_state(&gui, Duration::from_secs(5), "the deletion", |s| {
+        s["lines"] == 2
+    });
+    assert_eq!(
+        (turn_names(&s), s["moves"].as_u64()),
+        (
+            vec!["D4".to_string(), "A7".into(), "F1".into(), "G2".into()],
+            Some(2)
+        )
+    );
+    wait_drawn(&b, &gui);
+    assert_eq!(
+        b.text("#message"),
+        "deleted the variation from placement 3: 4 moves"
+    );
 }
 
 /// Issue 48: the name of the cell under the pointer is shown, in the notation chosen, so that a hint's "J9" can be
@@ -3970,6 +4331,36 @@ fn screenshots() {
     );
     std::thread::sleep(Duration::from_millis(2500));
     std::fs::write(docs.join("gui-review.png"), b.screenshot()).unwrap();
+    drop(b);
+    drop(gui);
+    // A move list with variations: a 7x7 record whose line shown is a variation, the branches under the turn they
+    // replace and the variation's bar above.
+    let gui = start(Shape::square(7), [Player::Human, Player::Human]);
+    post(
+        &gui,
+        "api/load",
+        json!({"name": "lines.sgf", "text": VARIATIONS_SGF}),
+    );
+    let s = state(&gui);
+    let (status, s) = post(
+        &gui,
+        "api/goto",
+        json!({"node": s["turns"][2]["branches"][1]["node"]}),
+    );
+    assert_eq!(
+        (status, s["variation"]["from"].as_u64()),
+        (200, Some(3)),
+        "{s}"
+    );
+    let b = Browser::start(1280, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    b.js(
+        "document.getElementById('variation-bar').scrollIntoView({block: 'center'});",
+        json!([]),
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    std::fs::write(docs.join("gui-variations.png"), b.screenshot()).unwrap();
     drop(b);
     drop(gui);
     // A 19x19 board in the middle of a game, in Abstract Play's names.

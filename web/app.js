@@ -186,8 +186,8 @@ function levelElo(n, boardName) {
 
 function drawMoves(s) {
   const ol = $("moves");
-  const items = [{ label: "start", moves: 0, color: "" }].concat(s.turns.map((t) => ({
-    label: ui.notation === "ap" ? t.ap : t.gtp, moves: t.moves, color: t.color,
+  const items = [{ label: "start", moves: 0, color: "", branches: [] }].concat(s.turns.map((t) => ({
+    label: ui.notation === "ap" ? t.ap : t.gtp, moves: t.moves, color: t.color, branches: t.branches || [],
   })));
   // A reviewed turn is marked by its worst placement: ?! an inaccuracy, ? a mistake, ?? a blunder.
   const rank = { inaccuracy: 1, mistake: 2, blunder: 3 };
@@ -197,13 +197,13 @@ function drawMoves(s) {
     const t = turnOf(s, p.k);
     if (t && (!worst.has(t.n) || rank[p.class] > rank[worst.get(t.n).class])) worst.set(t.n, p);
   }
-  const key = JSON.stringify(items) + s.moves + JSON.stringify([...worst]);
+  const key = JSON.stringify(items) + s.moves + JSON.stringify([...worst]) + ui.notation;
   if (ol.dataset.key === key) return;
   ol.dataset.key = key;
   // The current entry: the last one whose position has been reached (a jump may stop inside a turn).
   let current = 0;
   items.forEach((it, i) => { if (it.moves <= s.moves) current = i; });
-  ol.replaceChildren(...items.map((it, i) => {
+  ol.replaceChildren(...items.flatMap((it, i) => {
     const li = document.createElement("li");
     li.textContent = it.label;
     li.value = i;
@@ -218,12 +218,42 @@ function drawMoves(s) {
       li.title = `${cap(w.color)} lost ${w.loss} points: ${CLASS_NAMES[w.class]}`;
     }
     li.addEventListener("click", () => post("/api/jump", { moves: it.moves }));
-    return li;
+    return it.branches.length ? [li, branchRow(it.branches)] : [li];
   }));
+  drawVariationBar(s);
   // The thinking times first: one can make the last entry wrap onto a second line, which the scroll must show too.
   drawMoveTimes(s);
   const cur = ol.querySelector(".current");
   if (cur) scrollListTo(ol, cur);
+}
+
+// The other moves tried where a turn's placements were played: one button each, to go into that line.
+function branchRow(branches) {
+  const li = document.createElement("li");
+  li.className = "branches";
+  li.dataset.role = "branches";
+  li.append("or ");
+  for (const b of branches) {
+    const button = document.createElement("button");
+    const label = ui.notation === "ap" ? b.ap : b.gtp;
+    button.textContent = label + (b.main ? " (main line)" : "");
+    button.dataset.node = b.node;
+    button.title = `Go to the ${b.main ? "main line" : "variation"} that plays ${label} at placement ${b.at}`;
+    button.addEventListener("click", (ev) => { ev.stopPropagation(); post("/api/goto", { node: b.node }); });
+    li.append(button);
+  }
+  return li;
+}
+
+// Where the line shown leaves the main line, with the buttons that promote or delete it.
+function drawVariationBar(s) {
+  const v = s.variation;
+  $("variation-bar").hidden = !v;
+  if (!v) return;
+  const inner = v.innermost !== v.from ? `; its innermost variation starts at placement ${v.innermost}` : "";
+  $("variation-text").textContent = `A variation: this line leaves the main line at placement ${v.from}${inner}.`;
+  document.querySelector('[data-action="delete-variation"]').title =
+    `Delete the variation from placement ${v.innermost} on, with every line that goes on from it`;
 }
 
 // Scrolls the move list, and nothing else, so that `li` shows: scrollIntoView would scroll the page too, and on a
@@ -515,6 +545,8 @@ const actions = {
   "prev-mistake": () => gotoMistake(-1),
   "next-mistake": () => gotoMistake(1),
   "play-line": () => playLine(),
+  "promote-line": () => post("/api/variation", { action: "promote" }),
+  "delete-variation": () => post("/api/variation", { action: "delete" }),
   "next-level": () => post("/api/new", { level: Number($("next-level").dataset.level) }),
 };
 document.addEventListener("click", (ev) => {
@@ -694,7 +726,7 @@ const shortcuts = [
   { keys: ["ArrowUp", "PageUp"], label: "↑ or PgUp", what: "back one turn", run: () => post("/api/undo", { unit: "turn" }) },
   { keys: ["ArrowDown", "PageDown"], label: "↓ or PgDn", what: "forward one turn", run: () => post("/api/redo", { unit: "turn" }) },
   { keys: ["Home"], label: "Home", what: "the start of the game", run: () => post("/api/jump", { moves: 0 }) },
-  { keys: ["End"], label: "End", what: "the end of the record (moves taken back included)", run: () => post("/api/jump", { moves: ui.state.total }) },
+  { keys: ["End"], label: "End", what: "the end of the line shown (its moves after the position shown included)", run: () => post("/api/jump", { moves: ui.state.total }) },
   { keys: ["h"], label: "h", what: "hint: the engine's best placement, marked on the board", run: () => post("/api/hint") },
   { keys: ["a"], label: "a", what: "live analysis on or off", run: () => post("/api/analysis", {}) },
   { keys: ["n"], label: "n", what: "next mistake (after Analyse game): the position before it, the engine's placement ringed", run: () => gotoMistake(1) },

@@ -220,7 +220,7 @@ fn get(hub: &Hub, path: &str) -> Response<std::io::Cursor<Vec<u8>>> {
         "/api/layout" => json_response(200, &board::layout(s.session.geometry())),
         "/api/console" => json_response(200, &json!({"lines": s.console})),
         "/api/sgf" => {
-            Response::from_string(s.session.sgf(&s.engine.name, s.analysis.review.as_ref()))
+            Response::from_string(s.session.sgf(&s.engine.name, s.analysis.shown_review()))
                 .with_header(header("Content-Type", "application/x-go-sgf"))
                 .with_header(header(
                     "Content-Disposition",
@@ -420,6 +420,17 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
             }
             None => Err("the request needs 'moves', a number".to_string()),
         },
+        "/api/goto" => match args["node"].as_u64() {
+            Some(n) => s.session.go_to(n as usize),
+            None => Err("the request needs 'node', a number from the move list's branches".to_string()),
+        },
+        "/api/variation" => match args["action"].as_str() {
+            Some("promote") => s.session.promote(),
+            Some("delete") => s.session.delete_variation(),
+            _ => Err("the request needs 'action': promote (make the line shown the main line) or delete \
+                      (delete its innermost variation)"
+                .to_string()),
+        },
         "/api/resign" => resign(&mut s.session),
         "/api/load" => {
             let name = args["name"].as_str().unwrap_or("the record").to_string();
@@ -427,14 +438,16 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
                 s.session.load(t, &name)?;
                 s.clear_views();
                 s.analysis.review = s.session.loaded_review.take();
+                s.analysis.review_line = Some(s.session.line_moves());
                 Ok(())
             })
         }
         "/api/engine-move" => {
-            // Play on from here: forget the moves taken back and let the engine move for the side to move.
+            // Play on from here: the engine moves for the side to move, following the line where its move is the
+            // line's next one and starting a variation otherwise; nothing of the line is forgotten.
             s.session.review = false;
-            s.session.redo.clear();
-            s.session.pass_if_forced();
+            s.session.pass_if_forced(true);
+            s.session.engine_plays_on = true;
             let c = s.session.game.position().to_move();
             s.session.players[c.index()] = Player::Engine;
             s.stopped = false;
@@ -536,7 +549,9 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
 /// the page at once.
 fn start_review(s: &mut Shared, playouts: u64) -> Result<(), String> {
     s.analysis.review_request = Some(playouts);
-    let total = s.session.game.records().len() + s.session.redo.len() + 1;
+    let line = s.session.line_moves();
+    let total = line.len() + 1;
+    s.analysis.review_line = Some(line);
     s.analysis.review = Some(json!({
         "playouts": playouts, "done": 0, "total": total, "eta_s": null,
         "rates": vec![Value::Null; total],

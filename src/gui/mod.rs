@@ -10,6 +10,7 @@ pub mod board;
 mod http;
 pub mod review;
 pub mod session;
+pub mod tree;
 mod worker;
 
 use std::collections::VecDeque;
@@ -94,6 +95,15 @@ pub(crate) struct Analysis {
     pub review: Option<Value>,
     /// A review has been asked for, with the playouts per position.
     pub review_request: Option<u64>,
+    /// The moves of the line the review is of: it is shown, and saved, only with that line.
+    pub review_line: Option<Vec<(Color, Move)>>,
+}
+
+impl Analysis {
+    /// The review and its line, if there is one (finished or not).
+    pub fn shown_review(&self) -> Option<(&Value, &[(Color, Move)])> {
+        self.review.as_ref().zip(self.review_line.as_deref())
+    }
 }
 
 /// Everything the server's threads share, behind one lock.
@@ -219,6 +229,7 @@ impl Shared {
         self.analysis.hint = None;
         self.analysis.review = None;
         self.analysis.review_request = None;
+        self.analysis.review_line = None;
     }
 
     /// Adds a console line: `dir` is `>` for a command, `=`/`?` for a response, `!` for the server's own notes.
@@ -253,7 +264,10 @@ impl Shared {
             "entries": self.analysis.entries.as_ref().filter(|(n, _)| *n == moves).map(|(_, e)| e),
             "updates": self.analysis.updates,
             "hint": self.analysis.hint,
-            "review": self.analysis.review,
+            // A review is of one line: it shows while that line does.
+            "review": self.analysis.shown_review()
+                .filter(|(_, line)| *line == self.session.line_moves().as_slice())
+                .map(|(r, _)| r),
         });
         v["level_result"] = self.level_report();
         v["console_last"] = json!(self.console_count);

@@ -1,8 +1,8 @@
-//! The game the server owns: the record through the rules core, the moves taken back (for redo), who plays each
-//! colour, and what the page shows about the last move. Every change goes through here, and every refusal is the
-//! rules' own wording.
+//! The game the server owns: the position shown through the rules core, every move and variation tried
+//! ([`Tree`]: nothing is dropped), who plays each colour, and what the page shows about the last move. Every
+//! change goes through here, and every refusal is the rules' own wording.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -15,6 +15,7 @@ use crate::rules::{Color, Game, Geometry, Move, Outcome, Position, Shape, Status
 use crate::sgf;
 
 use super::review;
+use super::tree::{NodeId, ROOT, Tree};
 
 /// Who plays a colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,10 +86,14 @@ impl Default for NewGame {
 
 /// The game and everything the page shows about it.
 pub struct Session {
-    /// The game, through the rules.
+    /// The game up to the position shown, through the rules: the path of [`Session::tree`] to its current node.
     pub game: Game,
-    /// Moves taken back, the next one to redo last.
-    pub redo: Vec<(Color, Move)>,
+    /// Every move tried, with its variations; its current node is the position shown.
+    tree: Tree,
+    /// The engine plays on at the position shown although the line goes on (Play on from here): its move follows
+    /// the line where it is the line's next one, and starts a variation otherwise. Any move through the record
+    /// ends it.
+    pub engine_plays_on: bool,
     /// Who plays each colour (indexed by [`Color::index`]).
     pub players: [Player; 2],
     /// The engine's strength.
@@ -113,14 +118,11 @@ pub struct Session {
     pub level_counted: bool,
     /// The review a loaded record held (its win rates and lines), for the page to show without analysing again.
     pub loaded_review: Option<Value>,
-    /// How long the engine thought for its moves, in seconds, by their number in the record (moves taken back
-    /// included), with the move, so that a time is shown only for the move it was measured for.
-    thinking: BTreeMap<usize, (Color, Move, f64)>,
     /// The game's date (SGF `DT`, `YYYY-MM-DD`): the day a new game started, or a loaded record's own.
     pub date: Option<String>,
-    /// A loaded record's root comment (`C`, none for a record without one) and its placements: the saved SGF keeps
-    /// the comment, and says where the game went on in oust gui if it did.
-    loaded: Option<(Option<String>, Line)>,
+    /// A loaded record's root comment (`C`, none for a record without one), its placements and its lines of
+    /// play: the saved SGF keeps the comment, and says where the game went on in oust gui if it did.
+    loaded: Option<(Option<String>, Line, usize)>,
 }
 
 /// The placements of a game, in order.
@@ -190,7 +192,8 @@ impl Session {
             .expect("a new game has no swap to undo");
         Ok(Session {
             game,
-            redo: Vec::new(),
+            tree: Tree::new(),
+            engine_plays_on: false,
             players: settings.players,
             strength: settings.strength,
             resigned: None,
@@ -202,7 +205,6 @@ impl Session {
             seats_swapped: false,
             level_counted: false,
             loaded_review: None,
-            thinking: BTreeMap::new(),
             date: Some(today()),
             loaded: None,
         })
@@ -267,8 +269,8 @@ impl Session {
         self.players[self.game.position().to_move().index()]
     }
 
-    /// Plays `text` (a vertex, `pass` or `swap`) for the side to move. A move that is the next one to redo keeps
-    /// the rest of the moves taken back; any other forgets them. A forced pass that follows is played too.
+    /// Plays `text` (a vertex, `pass` or `swap`) for the side to move, as [`Session::play`] does. A forced pass
+    /// that follows is played too.
     ///
     /// # Errors
     /// The engine's wording of the refusal (`illegal move: ...`), or a syntax message; nothing changes then.
@@ -281,7 +283,8 @@ impl Session {
         self.play(mv)
     }
 
-    /// Plays `mv` for the side to move (see [`Session::play_text`]).
+    /// Plays `mv` for the side to move (see [`Session::play_text`]): the line's next move is followed with the
+    /// rest of its line, a move tried before from here goes into its variation, and any other starts a new one.
     ///
     /// # Errors
     /// As [`Session::play_text`].
@@ -299,32 +302,80 @@ impl Session {
         self.game
             .play(color, mv)
             .map_err(|e| GtpError::Illegal(e).to_string())?;
-        if self.redo.last() == Some(&(color, mv)) {
-            self.redo.pop();
-        } else {
-            self.redo.clear();
-            self.thinking.split_off(&(self.game.records().len() - 1));
-        }
+        self.tree.advance(color, mv);
         self.refusal = None;
         self.notice = None;
-        self.pass_if_forced();
+        self.pass_if_forced(false);
         self.sync_seats();
         Ok(())
     }
 
-    /// Plays the forced pass when the side to move has no placement and no moves are taken back (otherwise the
-    /// pass is the next move to redo).
-    pub fn pass_if_forced(&mut self) {
-        if self.redo.is_empty() && self.game.position().status() == Status::MustPass {
+    /// Plays the forced pass when the side to move has no placement: at the end of the line shown, or anywhere
+    /// with `mid_line` (otherwise, inside a line, the pass is its next move, played by going forward).
+    pub fn pass_if_forced(&mut self, mid_line: bool) {
+        if (mid_line || self.tree.next().is_none())
+            && self.game.position().status() == Status::MustPass
+        {
             let color = self.game.position().to_move();
             self.game
                 .play(color, Move::Pass)
                 .expect("the rules say a pass is forced");
+            self.tree.advance(color, Move::Pass);
         }
     }
 
+    /// The moves of the line shown: up to the position shown, then on as far as the line goes.
+    pub fn line_moves(&self) -> Vec<(Color, Move)> {
+        self.tree.line_moves()
+    }
+
+    /// True when the engine may move at the position shown: at the end of its line, or when asked to play on
+    /// from here ([`Session::engine_plays_on`]).
+    pub fn engine_may_move(&self) -> bool {
+        self.engine_plays_on || self.tree.next().is_none()
+    }
+
+    /// Goes to node `n` of the tree: the game is taken back to what it shares with `n`'s path and played on along
+    /// it. The line shown passes through `n`.
+    fn show(&mut self, n: NodeId) {
+        let path: Vec<(Color, Move)> = self
+            .tree
+            .path_to(n)
+            .into_iter()
+            .filter_map(|k| self.tree.mv(k))
+            .collect();
+        let shared = self
+            .game
+            .records()
+            .iter()
+            .zip(&path)
+            .take_while(|(r, m)| (r.color, r.mv) == **m)
+            .count();
+        while self.game.records().len() > shared && self.game.undo().is_some() {}
+        let mut reached = n;
+        for (i, &(c, mv)) in path.iter().enumerate().skip(self.game.records().len()) {
+            if let Err(e) = self.game.play(c, mv) {
+                // The tree holds only moves the rules allowed: this is a bug, not the user's doing.
+                log::error!("move {} of the tree ({c} {mv:?}) is refused: {e}", i + 1);
+                reached = self
+                    .tree
+                    .path_to(n)
+                    .get(i.wrapping_sub(1))
+                    .copied()
+                    .unwrap_or(ROOT);
+                break;
+            }
+        }
+        self.tree.go_to(reached);
+        self.engine_plays_on = false;
+        self.resigned = None;
+        self.refusal = None;
+        self.sync_seats();
+    }
+
     /// Takes back one placement (with the forced pass after it, if any), or one whole turn (`turn`): every
-    /// placement of the side that moved last. Returns false when there was nothing to take back.
+    /// placement of the side that moved last. The line shown keeps them, to go forward again. Returns false when
+    /// there was nothing to take back.
     pub fn undo(&mut self, turn: bool) -> bool {
         self.resigned = None;
         let Some(last) = self.game.records().last().map(|r| r.color) else {
@@ -332,12 +383,10 @@ impl Session {
         };
         let take = |s: &mut Session| {
             if let Some(r) = s.game.undo() {
-                s.redo.push((r.color, r.mv));
+                s.tree.back();
                 // A pass is only ever forced: it goes with the move before it.
-                if r.mv == Move::Pass
-                    && let Some(r) = s.game.undo()
-                {
-                    s.redo.push((r.color, r.mv));
+                if r.mv == Move::Pass && s.game.undo().is_some() {
+                    s.tree.back();
                 }
             }
         };
@@ -354,57 +403,101 @@ impl Session {
                 take(self);
             }
         }
+        self.engine_plays_on = false;
         self.refusal = None;
         self.sync_seats();
         true
     }
 
-    /// Plays again one move taken back (with the forced pass after it), or a whole turn. Returns false when there
-    /// was nothing to redo.
+    /// Goes forward one move of the line shown (with the forced pass after it), or a whole turn. Returns false
+    /// at the end of the line.
     pub fn redo(&mut self, turn: bool) -> bool {
-        let Some(&(color, _)) = self.redo.last() else {
+        let Some((color, _)) = self.tree.next().and_then(|k| self.tree.mv(k)) else {
             return false;
         };
-        while let Some((c, mv)) = self.redo.pop() {
+        while let Some(k) = self.tree.next() {
+            let Some((c, mv)) = self.tree.mv(k) else {
+                break;
+            };
             if self.game.play(c, mv).is_err() {
-                self.redo.clear();
                 break;
             }
-            if let Some(&(_, Move::Pass)) = self.redo.last() {
+            self.tree.go_to(k);
+            let next = self.tree.next().and_then(|k| self.tree.mv(k));
+            if let Some((_, Move::Pass)) = next {
                 continue;
             }
-            let again = turn
-                && self.redo.last().is_some_and(|&(c, _)| c == color)
-                && self.game.position().extra_turn();
+            let again =
+                turn && next.is_some_and(|(c, _)| c == color) && self.game.position().extra_turn();
             if !again {
                 break;
             }
         }
+        self.engine_plays_on = false;
         self.refusal = None;
         self.sync_seats();
         true
     }
 
-    /// Goes to the position after `moves` moves of the record (moves taken back included), by undo and redo.
+    /// Goes to the position after `moves` moves of the line shown (its moves after the position shown included).
     pub fn jump(&mut self, moves: usize) {
-        while self.game.records().len() > moves
-            && self.game.undo().is_some_and(|r| {
-                self.redo.push((r.color, r.mv));
-                true
-            })
-        {}
-        while self.game.records().len() < moves {
-            let Some((c, mv)) = self.redo.pop() else {
-                break;
-            };
-            if self.game.play(c, mv).is_err() {
-                self.redo.clear();
-                break;
-            }
+        let line = self.tree.line();
+        let n = match moves.min(line.len()) {
+            0 => ROOT,
+            k => line[k - 1],
+        };
+        self.show(n);
+    }
+
+    /// Goes to node `n` of the tree (a variation's move that the move list offers), and shows its line.
+    ///
+    /// # Errors
+    /// A message when `n` is not in the tree (a variation deleted since the page was drawn).
+    pub fn go_to(&mut self, n: NodeId) -> Result<(), String> {
+        if !self.tree.contains(n) {
+            return Err(format!(
+                "there is no position {n} in the game's tree: its variation was deleted"
+            ));
         }
-        self.resigned = None;
-        self.refusal = None;
-        self.sync_seats();
+        self.show(n);
+        Ok(())
+    }
+
+    /// Makes the line shown the main line of the record.
+    ///
+    /// # Errors
+    /// A message when it is the main line already.
+    pub fn promote(&mut self) -> Result<(), String> {
+        if self.tree.promote() {
+            self.notice = Some("this line is now the main line".to_string());
+            Ok(())
+        } else {
+            Err("the line shown is the main line already".to_string())
+        }
+    }
+
+    /// Deletes the innermost variation of the line shown, from its first move on (the position shown goes back
+    /// to the move before it when it was inside).
+    ///
+    /// # Errors
+    /// A message when the line shown is the main line.
+    pub fn delete_variation(&mut self) -> Result<(), String> {
+        let Some(start) = self.tree.variation_start() else {
+            return Err(
+                "the line shown is the main line: it has no variation to delete (go into one through the move \
+                 list's branches)"
+                    .to_string(),
+            );
+        };
+        let depth = self.tree.depth(start);
+        let count = self.tree.delete(start);
+        let at = self.tree.current();
+        self.show(at);
+        self.notice = Some(format!(
+            "deleted the variation from placement {depth}: {count} move{}",
+            if count == 1 { "" } else { "s" }
+        ));
+        Ok(())
     }
 
     /// Replaces the game by a loaded record: SGF (with oust's hexhex property), an Abstract Play JSON record or an
@@ -417,18 +510,40 @@ impl Session {
         let mut left_out = Vec::new();
         let mut review_held = None;
         let mut comment = None;
+        let mut variations: Vec<Line> = Vec::new();
         let (game, names) = if trimmed.starts_with('(') {
             let record = sgf::parse_for(text, Some(self.geometry().shape()))
                 .map_err(|e| format!("{name}: {e}"))?;
             let game = sgf::replay(&record, None).map_err(|e| format!("{name}: {e}"))?;
-            match sgf::outline(text) {
-                Ok((games, lines)) => {
-                    if lines > 1 {
+            match sgf::lines_for(text, Some(self.geometry().shape())) {
+                Ok((lines, games)) => {
+                    let mut refused = Vec::new();
+                    for line in lines.into_iter().skip(1) {
+                        match line {
+                            Ok(g) => variations.push(g.records().iter().map(|r| (r.color, r.mv)).collect()),
+                            Err(e) => refused.push(e.to_string()),
+                        }
+                    }
+                    match variations.len() {
+                        0 => {}
+                        1 => left_out.push(
+                            "its first game has 2 lines of play: the main line is shown, and the move list shows \
+                             where the other branches off"
+                                .to_string(),
+                        ),
+                        n => left_out.push(format!(
+                            "its first game has {} lines of play: the main line is shown, and the move list shows \
+                             where the other {n} branch off",
+                            n + 1
+                        )),
+                    }
+                    if !refused.is_empty() {
                         left_out.push(format!(
-                            "its first game has {lines} lines of play: only the main line was loaded, {} \
-                             variation{} left out",
-                            lines - 1,
-                            if lines == 2 { " was" } else { "s were" }
+                            "{} variation{} left out, as the rules refuse {}: {}",
+                            refused.len(),
+                            if refused.len() == 1 { " was" } else { "s were" },
+                            if refused.len() == 1 { "it" } else { "them" },
+                            refused.join("; ")
                         ));
                     }
                     if games > 1 {
@@ -443,7 +558,7 @@ impl Session {
                     }
                 }
                 Err(e) => left_out.push(format!(
-                    "only the first game was loaded: the rest of the file cannot be read ({e})"
+                    "only the main line of the first game was loaded: the rest of the file cannot be read ({e})"
                 )),
             }
             let name_of = |key: &str| {
@@ -492,17 +607,23 @@ impl Session {
             self.date = info.date;
             (game, [info.black, info.white])
         };
-        self.loaded = Some((
-            comment,
-            game.records().iter().map(|r| (r.color, r.mv)).collect(),
-        ));
+        let main: Line = game.records().iter().map(|r| (r.color, r.mv)).collect();
+        let mut tree = Tree::new();
+        for line in std::iter::once(main.clone()).chain(variations) {
+            tree.go_to(ROOT);
+            for (c, mv) in line {
+                tree.advance(c, mv);
+            }
+        }
+        tree.go_to(tree.main_line().last().copied().unwrap_or(ROOT));
+        self.loaded = Some((comment, main, tree.lines()));
+        self.tree = tree;
         self.game = game;
-        self.redo.clear();
+        self.engine_plays_on = false;
         self.resigned = None;
         self.refusal = None;
         self.source = Some(name.to_string());
         self.names = names;
-        self.thinking.clear();
         self.review = true;
         self.seats_swapped = self.swapped();
         let pos = self.game.position();
@@ -536,19 +657,30 @@ impl Session {
         Ok(())
     }
 
-    /// The record as SGF, `engine` being the engine's name and version: the players (`PB`, `PW`: the record's
-    /// names, else `Human` or the engine's name), the date (`DT`) and, in the root comment, the engine's settings;
-    /// with `review` (a finished review of this whole line, as the page gets it) in its nodes: each position's win
-    /// rate and the engine's line ([`review::sgf_properties`]).
-    pub fn sgf(&self, engine: &str, review: Option<&Value>) -> String {
+    /// The game played along `moves` from the start (as far as the rules allow).
+    fn game_of(&self, moves: impl IntoIterator<Item = (Color, Move)>) -> Game {
         let mut game = self.game.clone();
-        for &(c, mv) in self.redo.iter().rev() {
+        while game.undo().is_some() {}
+        for (c, mv) in moves {
             if game.play(c, mv).is_err() {
                 break;
             }
         }
+        game
+    }
+
+    /// The record as SGF, every variation in SGF's own tree (the main line first), `engine` being the engine's
+    /// name and version: the players (`PB`, `PW`: the record's names, else `Human` or the engine's name), the date
+    /// (`DT`) and, in the root comment, the engine's settings; with `review` (a finished review, as the page gets
+    /// it, and the moves of the line it reviewed) in the nodes of that line: each position's win rate and the
+    /// engine's line ([`review::sgf_properties`]).
+    pub fn sgf(&self, engine: &str, review: Option<(&Value, &[(Color, Move)])>) -> String {
+        let main = self.tree.main_line();
+        let game = self.game_of(main.iter().filter_map(|&n| self.tree.mv(n)));
+        // A resignation ends the line shown: the record's result when that is its main line.
         let result = self
             .resigned
+            .filter(|_| self.tree.line() == main)
             .map(|c| format!("{}+Resign", c.opponent().letter().to_ascii_uppercase()));
         let engine = if engine.trim().is_empty() {
             "the engine"
@@ -563,7 +695,50 @@ impl Session {
                 })
             })
         };
-        sgf::write(
+        // The review's properties by node: the root's first, then those of its line's nodes.
+        let mut properties: HashMap<NodeId, String> = HashMap::new();
+        if let Some((r, moves)) = review
+            && r["rates"].as_array().map(Vec::len) == Some(moves.len() + 1)
+            && r["done"] == r["total"]
+            && let Some(nodes) = self.tree.find_line(moves)
+        {
+            for (k, n) in std::iter::once(ROOT).chain(nodes).enumerate() {
+                let mut p = review::sgf_properties(r, k);
+                if k == 0 {
+                    p.insert_str(
+                        0,
+                        &format!("{}[{}]", review::REVIEW_PROPERTY, r["playouts"]),
+                    );
+                }
+                properties.insert(n, p);
+            }
+        }
+        // The tree's nodes depth first, numbered from 0 after the root.
+        let mut order = Vec::new();
+        let mut stack = vec![ROOT];
+        while let Some(n) = stack.pop() {
+            order.push(n);
+            stack.extend(self.tree.children(n).iter().rev());
+        }
+        let index: HashMap<NodeId, usize> = order[1..]
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| (n, i))
+            .collect();
+        let moves: Vec<sgf::TreeMove> = order[1..]
+            .iter()
+            .filter_map(|&n| {
+                let (color, move_) = self.tree.mv(n)?;
+                Some(sgf::TreeMove {
+                    color,
+                    move_,
+                    properties: properties.remove(&n).unwrap_or_default(),
+                    children: self.tree.children(n).iter().map(|k| index[k]).collect(),
+                })
+            })
+            .collect();
+        let first: Vec<usize> = self.tree.children(ROOT).iter().map(|k| index[k]).collect();
+        sgf::write_tree(
             &game,
             &sgf::GameInfo {
                 black: player(0),
@@ -571,33 +746,16 @@ impl Session {
                 result,
                 comment: self.comment(&game, engine),
                 date: self.date.clone(),
-                node_properties: review
-                    .filter(|r| {
-                        r["rates"].as_array().map(Vec::len) == Some(game.records().len() + 1)
-                            && r["done"] == r["total"]
-                    })
-                    .map(|r| {
-                        (0..=game.records().len())
-                            .map(|k| {
-                                let mut p = review::sgf_properties(r, k);
-                                if k == 0 {
-                                    p.insert_str(
-                                        0,
-                                        &format!("{}[{}]", review::REVIEW_PROPERTY, r["playouts"]),
-                                    );
-                                }
-                                p
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default(),
+                node_properties: properties.remove(&ROOT).into_iter().collect(),
             },
+            &moves,
+            &first,
         )
     }
 
     /// The saved record's root comment: for a game started here, how it was played (the seats and the engine's
     /// strength); for a loaded record, its own comment, followed by where the game went on in oust gui when its
-    /// line is no longer the loaded one.
+    /// main line is no longer the loaded one, or that variations were added.
     fn comment(&self, game: &Game, engine: &str) -> Option<String> {
         let here = |what: &str| {
             format!(
@@ -607,27 +765,30 @@ impl Session {
                 self.strength.describe()
             )
         };
-        let Some((comment, line)) = &self.loaded else {
+        let Some((comment, line, lines)) = &self.loaded else {
             return Some(here("Played with oust gui"));
         };
         let played: Line = game.records().iter().map(|r| (r.color, r.mv)).collect();
-        if played == *line {
+        let went_on = if played != *line {
+            let kept = played.iter().zip(line).take_while(|(a, b)| a == b).count();
+            here(&format!(
+                "Continued in oust gui after placement {kept} of the loaded record"
+            ))
+        } else if self.tree.lines() > *lines {
+            here("Variations added in oust gui")
+        } else {
             return comment.clone();
-        }
-        let kept = played.iter().zip(line).take_while(|(a, b)| a == b).count();
-        let went_on = here(&format!(
-            "Continued in oust gui after placement {kept} of the loaded record"
-        ));
+        };
         Some(match comment {
             Some(c) => format!("{c}\n\n{went_on}"),
             None => went_on,
         })
     }
 
-    /// Notes that the engine thought `seconds` for the move numbered `index` (from 0) of the record.
+    /// Notes that the engine thought `seconds` for the move numbered `index` (from 0) of the game shown.
     pub fn record_thinking(&mut self, index: usize, seconds: f64) {
-        if let Some(r) = self.game.records().get(index) {
-            self.thinking.insert(index, (r.color, r.mv, seconds));
+        if let Some(&n) = self.tree.path_to(self.tree.current()).get(index) {
+            self.tree.set_seconds(n, seconds);
         }
     }
 
@@ -692,55 +853,67 @@ impl Session {
         })
     }
 
-    /// The record as an Abstract Play turn list, one turn a line.
+    /// The line shown as an Abstract Play turn list, one turn a line (Abstract Play records have no variations).
     ///
     /// # Errors
     /// A message for a board or start Abstract Play cannot write.
     pub fn ap_turns(&self) -> Result<String, String> {
-        let mut game = self.game.clone();
-        for &(c, mv) in self.redo.iter().rev() {
-            if game.play(c, mv).is_err() {
-                break;
-            }
-        }
+        let game = self.game_of(self.line_moves());
         let mut text = abstract_play::turns(&game)?.join("\n");
         text.push('\n');
         Ok(text)
     }
 
-    /// The whole record (played and taken back) grouped in turns as Abstract Play writes them: each entry the
-    /// colour, the moves' texts in both notations, and the number of moves after the turn (for jumps).
+    /// The line shown (its moves after the position shown included) grouped in turns as Abstract Play writes
+    /// them: each entry the colour, the moves' texts in both notations, the number of moves after the turn (for
+    /// jumps), the engine's thinking time, and the branches: the other moves tried where one of its placements
+    /// was played (`at`, its number), each with its node (for `/api/goto`) and whether it is the main line's.
     fn turn_list(&self) -> Vec<Value> {
         let geo = self.geometry();
-        let mut all: Vec<(Color, Move, bool)> = self
-            .game
-            .records()
-            .iter()
-            .map(|r| (r.color, r.mv, r.report.extra_turn))
-            .collect();
-        // Moves taken back: replay them on a copy to learn which capture.
+        let line = self.tree.line();
+        // Which moves capture: replay the line (the moves after the position shown on a copy).
         let mut game = self.game.clone();
-        for &(c, mv) in self.redo.iter().rev() {
+        let mut extra = Vec::with_capacity(line.len());
+        for r in self.game.records() {
+            extra.push(r.report.extra_turn);
+        }
+        for &n in &line[extra.len().min(line.len())..] {
+            let Some((c, mv)) = self.tree.mv(n) else {
+                break;
+            };
             match game.play(c, mv) {
-                Ok(report) => all.push((c, mv, report.extra_turn)),
+                Ok(report) => extra.push(report.extra_turn),
                 Err(_) => break,
             }
         }
+        let names = |mv: Move| match mv {
+            Move::Place(p) => (geo.name(p), cell_name(geo, p)),
+            other => {
+                let t = notation::move_name(geo, other);
+                (t.clone(), t)
+            }
+        };
         let mut turns: Vec<Value> = Vec::new();
         let mut open = false;
-        for (i, &(color, mv, extra)) in all.iter().enumerate() {
-            let thought = self
-                .thinking
-                .get(&i)
-                .filter(|&&(c, m, _)| (c, m) == (color, mv))
-                .map(|&(_, _, t)| t);
-            let (gtp, ap) = match mv {
-                Move::Place(p) => (geo.name(p), cell_name(geo, p)),
-                other => {
-                    let t = notation::move_name(geo, other);
-                    (t.clone(), t)
-                }
+        for (i, (&n, &extra)) in line.iter().zip(&extra).enumerate() {
+            let Some((color, mv)) = self.tree.mv(n) else {
+                break;
             };
+            let thought = self.tree.seconds(n);
+            let (gtp, ap) = names(mv);
+            let parent = self.tree.parent(n);
+            let siblings = self.tree.children(parent);
+            let branches: Vec<Value> = siblings
+                .iter()
+                .filter(|&&k| k != n)
+                .filter_map(|&k| {
+                    let (_, m) = self.tree.mv(k)?;
+                    let (gtp, ap) = names(m);
+                    Some(json!({
+                        "at": i + 1, "node": k, "gtp": gtp, "ap": ap, "main": siblings.first() == Some(&k),
+                    }))
+                })
+                .collect();
             // A forced pass after a capture ends the capturing turn; Abstract Play writes no pass there, but the
             // list shows it on a line of its own.
             if open
@@ -757,8 +930,13 @@ impl Session {
                 if let Some(t) = thought {
                     last["seconds"] = json!(last["seconds"].as_f64().unwrap_or(0.0) + t);
                 }
+                if let Some(all) = last["branches"].as_array_mut() {
+                    all.extend(branches);
+                }
             } else {
-                turns.push(json!({"color": color.name(), "gtp": gtp, "ap": ap, "moves": i + 1}));
+                turns.push(json!({
+                    "color": color.name(), "gtp": gtp, "ap": ap, "moves": i + 1, "branches": branches,
+                }));
                 if let Some(t) = thought
                     && let Some(last) = turns.last_mut()
                 {
@@ -768,6 +946,21 @@ impl Session {
             open = extra && mv != Move::Pass;
         }
         turns
+    }
+
+    /// Where the line shown leaves the main line (`null` on the main line): the placement where it first leaves
+    /// it (`from`), the first placement of its innermost variation (`innermost`, which Delete removes from), and
+    /// the lines of play in the tree.
+    fn variation(&self) -> Value {
+        let Some(first) = self.tree.leaves_main_line() else {
+            return Value::Null;
+        };
+        let innermost = self.tree.variation_start().unwrap_or(first);
+        json!({
+            "from": self.tree.depth(first),
+            "innermost": self.tree.depth(innermost),
+            "lines": self.tree.lines(),
+        })
     }
 
     /// What the page shows: the stones, the side to move, the status line, the marks of the last move, the legal
@@ -830,7 +1023,9 @@ impl Session {
             "captured": captured,
             "captured_color": captured_color,
             "moves": records.len(),
-            "total": records.len() + self.redo.len(),
+            "total": self.tree.line().len(),
+            "variation": self.variation(),
+            "lines": self.tree.lines(),
             "turns": self.turn_list(),
             "players": {"black": self.players[0].name(), "white": self.players[1].name()},
             "pie": self.game.pie(),

@@ -82,17 +82,9 @@ fn target_of(shared: &Shared) -> Target {
     }
 }
 
-/// The whole record: the moves played and those taken back (to redo), in order.
+/// The line shown: the moves up to the position shown, and on as far as its line goes.
 fn full_line(shared: &Shared) -> Vec<(Color, Move)> {
-    let session = &shared.session;
-    let mut moves: Vec<(Color, Move)> = session
-        .game
-        .records()
-        .iter()
-        .map(|r| (r.color, r.mv))
-        .collect();
-    moves.extend(session.redo.iter().rev());
-    moves
+    shared.session.line_moves()
 }
 
 /// A position analysed to its end (its moves), with the analysis settings then ([`analysis_key`]).
@@ -459,7 +451,7 @@ impl Worker {
                 let engine_to_move = session.player_to_move() == Player::Engine
                     && !session.over()
                     && !session.review
-                    && session.redo.is_empty()
+                    && session.engine_may_move()
                     && session.game.position().status() == Status::Ongoing
                     && !s.stopped
                     && s.analysis
@@ -844,7 +836,7 @@ impl Worker {
                 || (s.session.player_to_move() == Player::Engine
                     && !s.session.review
                     && !s.session.over()
-                    && s.session.redo.is_empty()
+                    && s.session.engine_may_move()
                     && !s.paused
                     && !s.stopped);
             drop(s);
@@ -1034,6 +1026,7 @@ impl Worker {
             }
         }
         let mut s = self.hub.lock();
+        s.analysis.review_line = Some(target.moves.clone());
         s.analysis.review = Some(review::finished(
             playouts,
             &target.moves,
