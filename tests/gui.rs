@@ -2947,6 +2947,53 @@ fn browser_the_hover_preview_is_for_a_mouse_only() {
         json!("rgba(0, 0, 0, 0)"),
         "a ghost stone on a touch screen"
     );
+    // Nor does a tap preview a candidate's line with live analysis: no pointer would come to take it away. (A
+    // loaded record under review, where the tap places nothing.)
+    post(
+        &gui,
+        "api/load",
+        json!({"name": "r.sgf", "text": "(;GM[1]SZ[5];B[cc];W[aa])"}),
+    );
+    post(&gui, "api/analysis", json!({"on": true}));
+    let s = wait_state(
+        &gui,
+        Duration::from_secs(20),
+        "candidates with lines",
+        |s| {
+            s["analysis"]["entries"]["moves"][0]["pv"]
+                .as_array()
+                .is_some_and(|p| p.len() >= 2)
+        },
+    );
+    let best = s["analysis"]["entries"]["moves"][0]["move"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    wait_drawn(&b, &gui);
+    let ghosts = "return document.querySelectorAll('#board .pv > *').length;";
+    let enter = "document.querySelector(`[data-vertex='${arguments[0]}']`).dispatchEvent(new MouseEvent(arguments[1]));";
+    b.js(enter, json!([best, "mouseenter"]));
+    assert!(
+        b.js(ghosts, json!([])).as_u64() >= Some(2),
+        "a mouse's pointer shows the line"
+    );
+    b.js(enter, json!([best, "mouseleave"]));
+    assert_eq!(b.js(ghosts, json!([])), json!(0));
+    // A phone's browser follows a tap's pointer events with the compatibility mouse events (mouseenter among
+    // them), which WebDriver's touch actions in Chromium do not send: the page gets that sequence as a phone sends it.
+    b.js(
+        "const g = document.querySelector(`[data-vertex='${arguments[0]}']`);
+         g.dispatchEvent(new PointerEvent('pointerenter', {pointerType: 'touch'}));
+         g.dispatchEvent(new PointerEvent('pointerdown', {pointerType: 'touch', bubbles: true}));
+         g.dispatchEvent(new MouseEvent('mouseenter'));",
+        json!([best]),
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        b.js(ghosts, json!([])),
+        json!(0),
+        "a tap drew the line of {best}"
+    );
 }
 
 /// Issue 48: the move list shows its current entry whole after every move, to the last turn of the game, even when

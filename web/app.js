@@ -73,12 +73,15 @@ async function onCellClick(v) {
   ui.clickAt = null;
 }
 
-function onCellHover(v) {
+// The pointer over cell `v` (null: off the board). A finger's tap (`touch`) names the cell but previews no line:
+// the line would stay on the board after the finger left.
+function onCellHover(v, touch) {
   ui.pointer = v;
   drawCellName();
   const s = ui.state;
   const entries = s && s.analysis.entries;
   if (ui.lineShown) return;
+  if (touch) { if (ui.hoverPv) { ui.hoverPv = null; board.renderPv(null); } return; }
   if (!v || !entries) { ui.hoverPv = null; board.renderPv(null); return; }
   const m = entries.moves.find((e) => e.move === v);
   ui.hoverPv = m && m.pv ? m.pv : null;

@@ -84,8 +84,12 @@ export class Board {
       const hover = el("circle", { class: "hover", cx: c.x, cy: c.y, r: 0.36 }, g);
       const stone = el("circle", { class: "stone", cx: c.x, cy: c.y, r: 0.4 }, g);
       g.addEventListener("click", () => this.onClick(c.v));
-      g.addEventListener("mouseenter", () => this.onHover && this.onHover(c.v));
-      g.addEventListener("mouseleave", () => this.onHover && this.onHover(null));
+      // A tap on a touch screen fires mouseenter too (after the pointer events): the pointer event says it was a
+      // finger, which previews nothing.
+      g.addEventListener("pointerenter", (ev) => { this.touch = ev.pointerType === "touch"; });
+      g.addEventListener("pointerdown", (ev) => { this.touch = ev.pointerType === "touch"; });
+      g.addEventListener("mouseenter", () => this.onHover && this.onHover(c.v, !!this.touch));
+      g.addEventListener("mouseleave", () => this.onHover && this.onHover(null, !!this.touch));
       this.cells.set(c.v, { g, shape, stone, hover, x: c.x, y: c.y, ap: c.ap });
     }
     this.labels = layout.labels.map((l) => {
