@@ -6,7 +6,8 @@ placement are compared.
     scripts/review-agreement.py --oust target/release/oust --playouts 20000 --seeds 1,2 docs/level3-level5-hex7.sgf
 
 Prints, for each record, the placements judged, how many got the same class in both runs, the blunders of each
-run, and each review's seconds; then the totals.
+run, and each review's seconds; then each placement whose class differs, with each run's class, loss and error;
+then the totals.
 Uses only Python's standard library.
 """
 
@@ -93,6 +94,16 @@ def main():
             f"blunders {sorted(blunders[0])} and {sorted(blunders[1])}; "
             f"seconds {runs[0][1]:.1f} and {runs[1][1]:.1f}"
         )
+        judged = [{p["k"]: p for p in r["placements"]} for r, _ in runs]
+        for k in ks:
+            if classes[0][k] != classes[1][k]:
+                print(
+                    f"  placement {k}: "
+                    + " and ".join(
+                        f"{j[k].get('class') or 'none'} (loss {j[k].get('loss')}, error {j[k].get('error')})"
+                        for j in judged
+                    )
+                )
     print(
         f"total: {same} of {total} placements in the same class ({100 * same / max(1, total):.1f}%); "
         f"blunders in both runs {blunder_same} of {blunder_pairs}"

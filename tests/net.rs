@@ -533,6 +533,29 @@ fn knowledge_on_self_play_data_measures_its_held_out_games() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("\npolicy               its favourite is the most visited\nnetwork                45.0%\n"), "{out}");
+    // Every game of the data, a held-out set of its own that no fit reads: more games than the one in ten.
+    let (code, out, err) = run(&[
+        "knowledge",
+        "--data",
+        &data,
+        "--all-games",
+        "--positions",
+        "1000",
+        "--search-playouts",
+        "0",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let first = out.lines().next().unwrap();
+    let games: usize = first
+        .split(" positions of ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(
+        games > 3 && first.ends_with(" games on 5x5 (all the data's games)"),
+        "{first}"
+    );
 
     let bad = dir.file("bad.txt", "garbage\n");
     for (args, message) in [
@@ -547,6 +570,10 @@ fn knowledge_on_self_play_data_measures_its_held_out_games() {
         (
             vec!["knowledge"],
             "give --size, a board to solve positions on, or --data".to_string(),
+        ),
+        (
+            vec!["knowledge", "--size", "4x4", "--all-games"],
+            "--data".to_string(),
         ),
     ] {
         assert_refused(&args, &message);

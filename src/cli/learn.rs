@@ -426,16 +426,16 @@ pub struct KnowledgeArgs {
     /// Seed of the random games and the playouts; with --data, of the held-out games (as `oust train-net --seed`)
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// With --data: measure on every game of the data, not on the one game in ten that a fit holds out: for a
+    /// held-out set of its own, which no fit reads (docs/learning.md)
+    #[arg(long, requires = "data")]
+    pub all_games: bool,
     /// A network file instead of the built-in network of its family (repeatable, one a family)
     #[arg(long, value_name = "FILE")]
     pub net: Vec<PathBuf>,
     /// Weights file of the learned priors (the built-in ones by default)
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
-    /// Stop once the file holds the first N games of the run (or shard): a prefix that a later command without
-    /// it goes on from, so that a fit's data can be made again to the game
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    pub stop_after: Option<u64>,
 }
 
 /// `oust knowledge`: the policies and values measured on exactly solved positions, or on self-play data.
@@ -533,21 +533,30 @@ fn knowledge_on_data(args: &KnowledgeArgs, nets: [Arc<Net>; 2], model: Arc<Model
         search_playouts: args.search_playouts,
         playouts: args.playouts as usize,
         seed: args.seed,
+        all_games: args.all_games,
     };
     let start = Instant::now();
     let reports = knowledge::measure_data(&games, &options);
     if reports.iter().all(|r| r.positions == 0) {
         let board = args.size.map_or(String::new(), |s| format!(" on {s}"));
         return Err(UsageError(format!(
-            "the data has no held-out position{board} of a game with a result to measure on"
+            "the data has no {}position{board} of a game with a result to measure on",
+            if args.all_games { "" } else { "held-out " }
         )));
     }
     let mut text = String::new();
     for r in &reports {
-        text.push_str(&format!(
-            "{} positions of {} held-out games on {} (seed {})\n",
-            r.positions, r.games, r.board, args.seed
-        ));
+        text.push_str(&if args.all_games {
+            format!(
+                "{} positions of {} games on {} (all the data's games)\n",
+                r.positions, r.games, r.board
+            )
+        } else {
+            format!(
+                "{} positions of {} held-out games on {} (seed {})\n",
+                r.positions, r.games, r.board, args.seed
+            )
+        });
         let reference = if args.search_playouts > 0 {
             format!("  is the {}-playout search's best", args.search_playouts)
         } else {

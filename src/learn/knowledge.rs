@@ -315,6 +315,8 @@ pub struct DataOptions {
     pub playouts: usize,
     /// The seed of the held-out games (as `oust train-net --seed`), of the playouts and of the searches.
     pub seed: u64,
+    /// Every game of the data, not only the held-out ones: the data is a held-out set of its own.
+    pub all_games: bool,
 }
 
 /// What [`measure_data`] found on one board.
@@ -368,7 +370,11 @@ pub fn measure_data(games: &[GameData], options: &DataOptions) -> Vec<DataReport
     for board in boards {
         let held: Vec<&GameData> = games
             .iter()
-            .filter(|g| g.board == board && g.winner.is_some() && held_out(g.number, options.seed))
+            .filter(|g| {
+                g.board == board
+                    && g.winner.is_some()
+                    && (options.all_games || held_out(g.number, options.seed))
+            })
             .collect();
         let samples: Vec<(&GameData, &Sample)> = held
             .iter()
