@@ -148,6 +148,64 @@ fn a_tiny_network_learns_the_captures_and_a_resumed_fit_is_the_same_bit_for_bit(
     assert!(err.contains("remove it to start again"), "{err}");
 }
 
+/// `--threads` shares each batch among threads: the same threads make the same network (byte for byte, its report
+/// too), which learns as one thread's does; a checkpoint goes on only with its own number of threads.
+#[test]
+fn a_fit_on_two_threads_is_repeatable_and_learns_as_one_thread_does() {
+    let dir = TempDir::new("net-threads");
+    let data = tiny_data(&dir);
+    let out = |name: &str| dir.path().join(name).display().to_string();
+    let (code, one, err) = train(&data, &out("one.net"), &["--epochs", "6"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, two, err) = train(&data, &out("two.net"), &["--epochs", "6", "--threads", "2"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, again, err) = train(
+        &data,
+        &out("again.net"),
+        &["--epochs", "6", "--threads", "2"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let without_times = |r: &str| -> Vec<String> {
+        r.lines()
+            .filter(|l| !l.starts_with("network "))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(without_times(&two), without_times(&again));
+    assert_eq!(
+        std::fs::read(out("two.net")).unwrap(),
+        std::fs::read(out("again.net")).unwrap()
+    );
+    assert_ne!(
+        std::fs::read(out("one.net")).unwrap(),
+        std::fs::read(out("two.net")).unwrap(),
+        "two threads add the gradients in another order"
+    );
+    let (l1, l2) = (epoch_losses(&one), epoch_losses(&two));
+    assert!(
+        (l1[5] - l2[5]).abs() < 0.05 && l2[5] < l2[0] - 0.2,
+        "{l1:?} {l2:?}"
+    );
+    // A checkpoint of one thread is not resumed with two.
+    let (code, _, _) = train(
+        &data,
+        &out("parts.net"),
+        &["--epochs", "6", "--stop-after", "1"],
+    );
+    assert_eq!(code, 0);
+    let (code, _, err) = train(
+        &data,
+        &out("parts.net"),
+        &["--epochs", "6", "--threads", "2"],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("it is a checkpoint of another run (")
+            && err.contains("; threads=- there, 2 here)"),
+        "{err}"
+    );
+}
+
 #[test]
 fn broken_data_and_a_wrong_starting_network_are_refused_with_the_reason() {
     let dir = TempDir::new("net-bad-data");

@@ -53,6 +53,10 @@ pub struct TrainNetArgs {
     /// Seed of the starting network, the order of positions, their symmetries and the held-out games
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
+    /// Threads that share each batch. The same data, settings and threads make the same network; another number
+    /// of threads adds the same gradients in another order (a fit's checkpoint goes on only with its own)
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: u64,
     /// Start from this network (of the same family and size) instead of a random one
     #[arg(long, value_name = "FILE")]
     pub init: Option<PathBuf>,
@@ -122,6 +126,7 @@ pub fn run(args: &TrainNetArgs) -> Outcome {
         weight_decay: args.weight_decay,
         value_weight: args.value_weight,
         seed: args.seed,
+        threads: args.threads as usize,
     };
     for (name, v) in [
         ("--learning-rate", cfg.learning_rate),
@@ -225,7 +230,7 @@ pub fn run(args: &TrainNetArgs) -> Outcome {
             eprintln!("oust train-net: {}: {err}", checkpoint.display());
             return Ok(ExitCode::from(2));
         }
-        let held = netfit::evaluate(&fit.net, &test_set);
+        let held = netfit::evaluate(&fit.net, &test_set, cfg.threads);
         log::info!(
             "epoch {e} in {:.0} s: train policy {:.4} top-1 {:.1}% value {:.4}; held out policy {:.4} top-1 {:.1}% value {:.4} brier {:.4}",
             epoch_start.elapsed().as_secs_f64(),
@@ -249,8 +254,8 @@ pub fn run(args: &TrainNetArgs) -> Outcome {
             return Ok(ExitCode::SUCCESS);
         }
     }
-    let train_final = netfit::evaluate(&fit.net, &train_set);
-    let held = netfit::evaluate(&fit.net, &test_set);
+    let train_final = netfit::evaluate(&fit.net, &train_set, cfg.threads);
+    let held = netfit::evaluate(&fit.net, &test_set, cfg.threads);
     text.push_str(&report_row("train", &train_final));
     if held.positions > 0 {
         text.push_str(&report_row("held out", &held));

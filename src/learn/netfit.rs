@@ -160,6 +160,10 @@ pub struct NetConfig {
     pub value_weight: f32,
     /// Seed of the starting weights, the order of positions and their symmetries.
     pub seed: u64,
+    /// Threads a batch is shared among: each sums the gradients of a contiguous part of the batch, and the parts
+    /// are added in order. The same data, settings and threads make the same network; another number of threads
+    /// adds the same gradients in another order.
+    pub threads: usize,
 }
 
 impl NetConfig {
@@ -178,7 +182,52 @@ impl NetConfig {
             self.weight_decay,
             self.value_weight,
             self.seed
-        )
+        ) + &if self.threads > 1 {
+            // One thread is the recipe of every fit made before threads were offered.
+            format!(" threads={}", self.threads)
+        } else {
+            String::new()
+        }
+    }
+}
+
+/// One thread's share of a batch: the sum of its positions' gradients, their losses in order, and its buffers.
+struct Part {
+    grad: Vec<f32>,
+    losses: Vec<Losses>,
+    trace: Trace,
+    input: Vec<f32>,
+    target: Vec<f32>,
+}
+
+impl Part {
+    fn new(params: usize) -> Part {
+        Part {
+            grad: vec![0.0; params],
+            losses: Vec::new(),
+            trace: Trace::default(),
+            input: Vec::new(),
+            target: Vec::new(),
+        }
+    }
+
+    /// Sums the gradients of the positions `jobs` (each a position of `data` and its symmetry), in order.
+    fn run(&mut self, net: &Net, data: &NetData, cfg: &NetConfig, jobs: &[(usize, usize)]) {
+        self.grad.iter_mut().for_each(|g| *g = 0.0);
+        self.losses.clear();
+        for &(i, sym) in jobs {
+            let board = data.view(i, sym, &mut self.input, &mut self.target);
+            let l = net.train_sample(
+                &board.grid,
+                &self.input,
+                &self.target,
+                data.samples[i].z,
+                cfg.value_weight,
+                &mut self.grad,
+                &mut self.trace,
+            );
+            self.losses.push(l);
+        }
     }
 }
 
@@ -284,26 +333,41 @@ impl Fit {
         }
         let batches = order.len().div_ceil(cfg.batch.max(1));
         let total_steps = (batches * cfg.epochs) as f32;
-        let mut grad = vec![0.0f32; self.net.params().len()];
-        let mut trace = Trace::default();
-        let (mut input, mut target) = (Vec::new(), Vec::new());
+        let threads = cfg.threads.max(1);
+        let len = self.net.params().len();
+        let mut work: Vec<Part> = (0..threads).map(|_| Part::new(len)).collect();
         let mut report = Report::default();
         for (b, chunk) in order.chunks(cfg.batch.max(1)).enumerate() {
-            grad.iter_mut().for_each(|g| *g = 0.0);
-            for &i in chunk {
-                let sym = rng.next_u64() as usize;
-                let board = data.view(i, sym, &mut input, &mut target);
-                let l = self.net.train_sample(
-                    &board.grid,
-                    &input,
-                    &target,
-                    data.samples[i].z,
-                    cfg.value_weight,
-                    &mut grad,
-                    &mut trace,
-                );
-                report.add(&l);
+            // Each position's symmetry, drawn in the batch's order whatever the threads.
+            let jobs: Vec<(usize, usize)> = chunk
+                .iter()
+                .map(|&i| (i, rng.next_u64() as usize))
+                .collect();
+            let per = jobs.len().div_ceil(threads);
+            let net = &self.net;
+            if threads == 1 {
+                work[0].run(net, data, cfg, &jobs);
+            } else {
+                std::thread::scope(|scope| {
+                    for (part, jobs) in work.iter_mut().zip(jobs.chunks(per)) {
+                        scope.spawn(move || part.run(net, data, cfg, jobs));
+                    }
+                });
             }
+            let used = jobs.len().div_ceil(per);
+            let (first, rest) = work.split_at_mut(1);
+            let grad = &mut first[0].grad;
+            for part in &rest[..used - 1] {
+                for (g, &x) in grad.iter_mut().zip(&part.grad) {
+                    *g += x;
+                }
+            }
+            for part in &work[..used] {
+                for l in &part.losses {
+                    report.add(l);
+                }
+            }
+            let grad = &work[0].grad;
             let scale = 1.0 / chunk.len() as f32;
             self.step += 1;
             let t = self.step as f32;
@@ -375,7 +439,34 @@ impl Fit {
         };
         let theirs = field(1, "recipe")?;
         if theirs != recipe {
-            return Err(format!("it is a checkpoint of another run ({theirs})"));
+            // The settings that differ, as `name=theirs` against `name=ours` (a setting one side lacks: `-`).
+            let pairs = |r: &str| -> Vec<(String, String)> {
+                r.split_whitespace()
+                    .filter_map(|w| w.split_once('='))
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect()
+            };
+            let (a, b) = (pairs(&theirs), pairs(recipe));
+            let get = |list: &[(String, String)], k: &str| {
+                list.iter()
+                    .find(|(n, _)| n == k)
+                    .map_or("-".to_string(), |(_, v)| v.clone())
+            };
+            let mut names: Vec<&str> = Vec::new();
+            for (k, _) in a.iter().chain(&b) {
+                if !names.contains(&k.as_str()) {
+                    names.push(k);
+                }
+            }
+            let differ: Vec<String> = names
+                .into_iter()
+                .filter(|k| get(&a, k) != get(&b, k))
+                .map(|k| format!("{k}={} there, {} here", get(&a, k), get(&b, k)))
+                .collect();
+            return Err(format!(
+                "it is a checkpoint of another run ({theirs}; {})",
+                differ.join(", ")
+            ));
         }
         if field(2, "data")? != format!("{fingerprint:016x}") {
             return Err("it is a checkpoint of a run on other data".into());
@@ -429,24 +520,34 @@ fn body_checksum(bytes: &[u8]) -> u64 {
     h
 }
 
-/// The mean losses of `net` on `data`, each position seen as it is.
-pub fn evaluate(net: &Net, data: &NetData) -> Report {
+/// The mean losses of `net` on `data`, each position seen as it is, on `threads` threads (each a contiguous part
+/// of the data; the losses are added in the data's order whatever the threads).
+pub fn evaluate(net: &Net, data: &NetData, threads: usize) -> Report {
+    let per = data.len().div_ceil(threads.max(1)).max(1);
+    let parts: Vec<Vec<Losses>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..data.len())
+            .step_by(per)
+            .map(|start| {
+                scope.spawn(move || {
+                    let mut trace = Trace::default();
+                    let (mut input, mut target) = (Vec::new(), Vec::new());
+                    (start..(start + per).min(data.len()))
+                        .map(|i| {
+                            let board = data.view(i, 0, &mut input, &mut target);
+                            net.losses(&board.grid, &input, &target, data.samples[i].z, &mut trace)
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("an evaluation thread panicked"))
+            .collect()
+    });
     let mut report = Report::default();
-    let mut grad = vec![0.0f32; net.params().len()];
-    let mut trace = Trace::default();
-    let (mut input, mut target) = (Vec::new(), Vec::new());
-    for i in 0..data.len() {
-        let board = data.view(i, 0, &mut input, &mut target);
-        let l = net.train_sample(
-            &board.grid,
-            &input,
-            &target,
-            data.samples[i].z,
-            1.0,
-            &mut grad,
-            &mut trace,
-        );
-        report.add(&l);
+    for l in parts.iter().flatten() {
+        report.add(l);
     }
     report.mean()
 }

@@ -587,6 +587,33 @@ impl Net {
         grad: &mut [f32],
         trace: &mut Trace,
     ) -> Losses {
+        self.sample(grid, input, target, z, value_weight, Some(grad), trace)
+    }
+
+    /// The losses of [`Net::train_sample`] alone, without its gradients (a forward pass).
+    pub fn losses(
+        &self,
+        grid: &Grid,
+        input: &[f32],
+        target: &[f32],
+        z: f32,
+        trace: &mut Trace,
+    ) -> Losses {
+        self.sample(grid, input, target, z, 1.0, None, trace)
+    }
+
+    /// [`Net::train_sample`], its gradients added to `grad` when there is one.
+    #[allow(clippy::too_many_arguments)]
+    fn sample(
+        &self,
+        grid: &Grid,
+        input: &[f32],
+        target: &[f32],
+        z: f32,
+        value_weight: f32,
+        grad: Option<&mut [f32]>,
+        trace: &mut Trace,
+    ) -> Losses {
         let n = grid.cells;
         let c = self.size.channels;
         let p = &self.params;
@@ -655,6 +682,9 @@ impl Net {
             brier: f64::from((value - z) * (value - z)),
             top1: top_target.1 == top_policy.1,
             predicted: value,
+        };
+        let Some(grad) = grad else {
+            return losses;
         };
         // Backward through the heads into dh.
         let mut dh = vec![0.0f32; (n + 1) * c];
