@@ -22,6 +22,7 @@
 #   VISITS       self-play visits a move                 (400)
 #   JOBS         self-play games and gate games at once  (the number of cores)
 #   EPOCHS       passes of a fit over its data           (2)
+#   FIT_THREADS  threads of a fit                        (the number of cores; a settings file without it: 1)
 #   WINDOW       generations whose data a fit reads      (2: this one and the one before)
 #   GATE_SIZE    the gate's board                        (hex7)
 #   GATE_VISITS  the gate's visits a move                (800)
@@ -57,6 +58,7 @@ GAMES=${GAMES:-1000}
 VISITS=${VISITS:-400}
 JOBS=${JOBS:-$(nproc)}
 EPOCHS=${EPOCHS:-2}
+FIT_THREADS=${FIT_THREADS:-$(nproc)}
 WINDOW=${WINDOW:-2}
 GATE_SIZE=${GATE_SIZE:-hex7}
 GATE_VISITS=${GATE_VISITS:-800}
@@ -68,6 +70,8 @@ EOF
 fi
 # shellcheck source=/dev/null
 . "$settings"
+# A settings file written before fits had threads: one thread, as its fits had.
+FIT_THREADS=${FIT_THREADS:-1}
 case "$FAMILY" in
 hex | square) ;;
 *)
@@ -162,7 +166,7 @@ fit() {
         cp "weights/oust-net-$FAMILY.net" "$net"
     fi
     "$OUST" train-net "${files[@]}" --family "$FAMILY" --init "$net" --epochs "$EPOCHS" --seed "$gen" \
-        --out "$round/candidate.net" >"$round/fit.out" 2>"$round/fit.log" || {
+        --threads "$FIT_THREADS" --out "$round/candidate.net" >"$round/fit.out" 2>"$round/fit.log" || {
         log "fit failed: $round/fit.log says why"
         exit 1
     }
