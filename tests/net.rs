@@ -637,3 +637,94 @@ fn knowledge_on_self_play_data_measures_its_held_out_games() {
         assert_refused(&args, &message);
     }
 }
+
+/// Self-play with the network's priors records, in each game's line, the checksum of the network that played it
+/// (a weights file's `checksum` line); a run resumed with another network is refused with the reason, and a fit
+/// says which networks played its data.
+#[test]
+fn self_play_records_its_network_and_a_fit_says_which_networks_played_its_data() {
+    let dir = TempDir::new("net-played");
+    let data = dir.path().join("played.txt").display().to_string();
+    // A copy of the shipped hex network, under a name of its own.
+    let shipped = std::fs::read(format!(
+        "{}/weights/oust-net-hex.net",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let file = dir.path().join("mine.net").display().to_string();
+    std::fs::write(&file, &shipped).unwrap();
+    let selfplay = |games: &str| {
+        run(&[
+            "selfplay",
+            "--boards",
+            "hex3",
+            "--games",
+            games,
+            "--playouts",
+            "8",
+            "--priors",
+            "network",
+            "--net",
+            &file,
+            "--seed",
+            "4",
+            "--out",
+            &data,
+        ])
+    };
+    let (code, _, err) = selfplay("2");
+    assert_eq!(code, 0, "{err}");
+    let header = String::from_utf8_lossy(&shipped[..600]).to_string();
+    let sum = header
+        .lines()
+        .find_map(|l| l.strip_prefix("checksum "))
+        .unwrap()
+        .to_string();
+    let text = std::fs::read_to_string(&data).unwrap();
+    let games: Vec<&str> = text.lines().filter(|l| l.starts_with("g ")).collect();
+    assert_eq!(games.len(), 2);
+    assert!(
+        games
+            .iter()
+            .all(|l| l.ends_with(&format!(" priors=network:{file} net={sum}"))),
+        "{games:?}"
+    );
+    // The same file now holds another network: the run is not resumed with it, and the data stays as it was.
+    let mut net = Net::from_bytes(&shipped, "shipped").unwrap();
+    net.params_mut()[0] += 0.5;
+    std::fs::write(&file, net.to_bytes("")).unwrap();
+    let (code, _, err) = selfplay("4");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!(
+            "holds game 0 played by the network of checksum {sum}, and this run's network is {:016x}",
+            net.checksum()
+        )),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&data).unwrap(), text);
+    let out = dir.path().join("fit.net").display().to_string();
+    let (code, report, err) = run(&[
+        "train-net",
+        &data,
+        "--family",
+        "hex",
+        "--channels",
+        "8",
+        "--blocks",
+        "1",
+        "--value-hidden",
+        "8",
+        "--epochs",
+        "1",
+        "--seed",
+        "7",
+        "--out",
+        &out,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        report.contains(&format!("\nplayed by the networks {sum} (2 games)\n")),
+        "{report}"
+    );
+}

@@ -135,6 +135,20 @@ fn resume(path: &Path, cfg: &SelfplayConfig, first: u64, count: u64) -> Result<u
                 g.seed
             ));
         }
+        let ours = cfg
+            .nets
+            .as_ref()
+            .map(|nets| nets[Family::of(g.board) as usize].checksum());
+        if let (Some(theirs), Some(ours)) = (g.net, ours)
+            && theirs != ours
+        {
+            return Err(format!(
+                "{} holds game {} played by the network of checksum {theirs:016x}, and this run's network is \
+                 {ours:016x}: give another --out, or the network that made it (--net)",
+                path.display(),
+                g.number
+            ));
+        }
     }
     if complete < text.len() {
         log::warn!(

@@ -213,6 +213,24 @@ pub fn run(args: &TrainNetArgs) -> Outcome {
         cfg.family.name(),
         test_set.len()
     );
+    // The networks that played the data, when it says (self-play with the network's priors records each game's).
+    let mut played: Vec<(Option<u64>, usize)> = Vec::new();
+    for g in games.iter().filter(|g| Family::of(g.board) == cfg.family) {
+        match played.iter_mut().find(|(n, _)| *n == g.net) {
+            Some((_, count)) => *count += 1,
+            None => played.push((g.net, 1)),
+        }
+    }
+    if played.iter().any(|(n, _)| n.is_some()) {
+        let list: Vec<String> = played
+            .iter()
+            .map(|(n, count)| match n {
+                Some(n) => format!("{n:016x} ({count} games)"),
+                None => format!("not recorded ({count} games)"),
+            })
+            .collect();
+        text.push_str(&format!("played by the networks {}\n", list.join(", ")));
+    }
     text.push_str("           positions   policy    top-1     value    brier\n");
     while fit.epoch < cfg.epochs {
         let epoch_start = Instant::now();

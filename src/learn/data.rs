@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! p GAME BOARD RESULT TO-MOVE EXTRA LAST ROWS MOVE:VISITS,MOVE:VISITS,...
-//! g GAME BOARD RESULT POSITIONS playouts=P seed=S opening=K priors=PRIORS
+//! g GAME BOARD RESULT POSITIONS playouts=P seed=S opening=K priors=PRIORS [net=CHECKSUM]
 //! ```
 //!
 //! - `GAME`: the game's number in the run (0 for the first), `BOARD`: `9x9`, `hex7`, ...;
@@ -16,7 +16,8 @@
 //! - then every legal placement with the visits the search gave it, most visited first;
 //! - the game line's settings: playouts a move, the run's seed, random opening placements, and the searches'
 //!   priors (`handmade`, `learned`, or `learned:FILE` for another weights file). Files written before the last two
-//!   were recorded end after `seed=S`, and are read as well.
+//!   were recorded end after `seed=S`, and are read as well. With the network's priors, `net=` names the network
+//!   of the game's board by its checksum (a weights file's `checksum` line); files from before it lack it.
 
 use std::sync::Arc;
 
@@ -51,6 +52,8 @@ pub struct GameData {
     pub seed: u64,
     /// The run's random opening placements and the searches' priors, when the file records them.
     pub recipe: Option<(usize, String)>,
+    /// The checksum of the network that played it ([`crate::net::Net::checksum`]), when the file records it.
+    pub net: Option<u64>,
 }
 
 fn color_letter(c: Color) -> char {
@@ -106,6 +109,9 @@ impl GameData {
         ));
         if let Some((opening, priors)) = &self.recipe {
             out.push_str(&format!(" opening={opening} priors={priors}"));
+            if let Some(net) = self.net {
+                out.push_str(&format!(" net={net:016x}"));
+            }
         }
         out.push('\n');
         out
@@ -209,7 +215,7 @@ pub fn parse(text: &str) -> Result<(Vec<GameData>, usize), String> {
                     moves,
                 });
             }
-            Some("g") if fields.len() == 7 || fields.len() == 9 => {
+            Some("g") if (7..=10).contains(&fields.len()) && fields.len() != 8 => {
                 let key = (number(fields[1])?, board(fields[2])?, result(fields[3])?);
                 if open.is_some_and(|o| o != key) {
                     return Err(bad("the game line disagrees with its positions"));
@@ -245,6 +251,18 @@ pub fn parse(text: &str) -> Result<(Vec<GameData>, usize), String> {
                                 .to_string(),
                         )),
                         _ => None,
+                    },
+                    net: match fields.get(9) {
+                        Some(net) => Some(
+                            net.strip_prefix("net=")
+                                .and_then(|h| u64::from_str_radix(h, 16).ok())
+                                .ok_or_else(|| {
+                                    bad(&format!(
+                                        "expected net=CHECKSUM (hexadecimal), found '{net}'"
+                                    ))
+                                })?,
+                        ),
+                        None => None,
                     },
                 });
                 open = None;

@@ -150,5 +150,9 @@ pub fn play_game(cfg: &SelfplayConfig, number: u64) -> Result<GameData, String> 
         playouts: cfg.playouts,
         seed: cfg.seed,
         recipe: Some((cfg.opening, cfg.priors.clone())),
+        net: cfg
+            .nets
+            .as_ref()
+            .map(|nets| nets[Family::of(board) as usize].checksum()),
     })
 }

@@ -808,6 +808,12 @@ fn checksum(bytes: &[u8]) -> u64 {
 }
 
 impl Net {
+    /// The checksum of the parameters, as a weights file's header gives it (`checksum ...`): it names a network.
+    pub fn checksum(&self) -> u64 {
+        let data: Vec<u8> = self.params.iter().flat_map(|x| x.to_le_bytes()).collect();
+        checksum(&data)
+    }
+
     /// The bytes of a weights file: a text header, then the parameters as little-endian 32-bit floats.
     ///
     /// ```text
