@@ -347,9 +347,9 @@ fn the_shipped_networks_play_these_moves() {
 }
 
 /// `evaluator auto` (the default) is the network on the boards where it measured stronger at equal time, square and
-/// rectangular boards from 7 to 13 on a side and hexhex boards of side 6 to 9, and playouts elsewhere: the
-/// default's moves are the network's on 9x9, 7x7, 13x13, 7x11, hex-6, hex-7 and hex-9, and the playouts' on 5x5,
-/// 15x15, hex-5 and hex-10, at a fixed number of playouts and a seed.
+/// rectangular boards from 7 to 13 on a side and hexhex boards of side 5 to 9, and playouts elsewhere: the
+/// default's moves are the network's on 9x9, 7x7, 13x13, 7x11, hex-5, hex-6, hex-7 and hex-9, and the playouts' on
+/// 5x5, 15x15, hex-4 and hex-10, at a fixed number of playouts and a seed.
 #[test]
 fn auto_evaluates_with_the_network_on_the_boards_where_it_measured_stronger() {
     let script = b"genmove b\ngenmove w\ngenmove b\ngenmove w\n";
@@ -379,7 +379,8 @@ fn auto_evaluates_with_the_network_on_the_boards_where_it_measured_stronger() {
         ("hex6", true),
         ("hex7", true),
         ("hex9", true),
-        ("hex5", false),
+        ("hex5", true),
+        ("hex4", false),
         ("hex10", false),
     ] {
         let auto = moves(size, None);
