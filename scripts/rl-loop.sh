@@ -20,6 +20,8 @@
 #   BOARDS       self-play boards, in turn               (hex7,hex5,hex7,hex6,hex7,hex8,hex7,hex9)
 #   GAMES        self-play games a round                 (1000)
 #   VISITS       self-play visits a move                 (400)
+#   GUMBEL       self-play by a Gumbel root search over this many sampled moves, VISITS its simulations
+#                (oust selfplay --gumbel); empty: PUCT    (empty)
 #   JOBS         self-play games and gate games at once  (the number of cores)
 #   EPOCHS       passes of a fit over its data           (2)
 #   FIT_THREADS  threads of a fit                        (the number of cores; a settings file without it: 1)
@@ -56,6 +58,7 @@ FAMILY=${FAMILY:-hex}
 BOARDS=${BOARDS:-hex7,hex5,hex7,hex6,hex7,hex8,hex7,hex9}
 GAMES=${GAMES:-1000}
 VISITS=${VISITS:-400}
+GUMBEL=${GUMBEL:-}
 JOBS=${JOBS:-$(nproc)}
 EPOCHS=${EPOCHS:-2}
 FIT_THREADS=${FIT_THREADS:-$(nproc)}
@@ -70,8 +73,9 @@ EOF
 fi
 # shellcheck source=/dev/null
 . "$settings"
-# A settings file written before fits had threads: one thread, as its fits had.
+# A settings file written before fits had threads: one thread, as its fits had; before Gumbel searches, PUCT.
 FIT_THREADS=${FIT_THREADS:-1}
+GUMBEL=${GUMBEL:-}
 case "$FAMILY" in
 hex | square) ;;
 *)
@@ -132,10 +136,11 @@ selfplay() {
     local round=$1 seed=$2 net pids=() k failed=0
     net=$(best_net)
     if [ -f "$round/selfplay.done" ]; then return; fi
-    log "self-play: $round, $GAMES games at $VISITS visits, $JOBS shards, network ${net:-built-in}"
+    log "self-play: $round, $GAMES games at $VISITS visits${GUMBEL:+ (Gumbel, $GUMBEL moves)}, $JOBS shards, network ${net:-built-in}"
     for k in $(seq 1 "$JOBS"); do
         "$OUST" selfplay --boards "$BOARDS" --games "$GAMES" --playouts "$VISITS" --priors network \
-            ${net:+--net "$net"} --seed "$seed" --shard "$k/$JOBS" --out "$round/shard-$k.txt" \
+            ${net:+--net "$net"} ${GUMBEL:+--gumbel "$GUMBEL"} --seed "$seed" --shard "$k/$JOBS" \
+            --out "$round/shard-$k.txt" \
             >"$round/shard-$k.out" 2>"$round/shard-$k.log" &
         pids+=($!)
     done

@@ -325,7 +325,7 @@ fn selfplay_shards_and_a_resumed_run_make_the_data_of_one_run() {
     assert_eq!(out.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains(
-            "holds game 0 (5x5, 30 playouts, seed 4, opening 2, priors handmade), which is not game 0 of this run"
+            "holds game 0 (5x5, 30 playouts, seed 4, opening 2, priors handmade, PUCT), which is not game 0 of this run"
         ),
         "{}",
         String::from_utf8_lossy(&out.stderr)
@@ -344,6 +344,101 @@ fn selfplay_shards_and_a_resumed_run_make_the_data_of_one_run() {
         );
     }
     assert_eq!(std::fs::read_to_string(path("whole.txt")).unwrap(), whole);
+}
+
+#[test]
+fn gumbel_selfplay_records_its_improved_policy_and_resumes_only_its_own_run() {
+    let dir = TempDir::new("gumbel");
+    let path = |name: &str| dir.join(name).display().to_string();
+    let gumbel = |out: &str, games: &str| {
+        selfplay_at(
+            "16",
+            "2",
+            &["--games", games, "--gumbel", "4", "--out", &path(out)],
+        )
+    };
+    let out = gumbel("g.txt", "4");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(path("g.txt")).unwrap();
+    let (games, len) = data::parse(&text).unwrap();
+    assert_eq!(len, text.len());
+    assert_eq!(games.len(), 4);
+    assert_eq!(games.iter().map(|g| g.to_text()).collect::<String>(), text);
+    for g in &games {
+        assert_eq!(g.gumbel, Some(4));
+        assert_eq!(g.playouts, 16);
+        assert!(!g.samples.is_empty());
+        for s in &g.samples {
+            // The improved policy of every legal placement in ten-thousandths: each rounded, so the sum is off
+            // by half a unit a move at most.
+            let sum: u32 = s.moves.iter().map(|m| m.1).sum();
+            assert!(sum.abs_diff(10_000) * 2 <= s.moves.len() as u32, "{sum}");
+            assert_eq!(s.moves.len(), s.position.legal_moves().len());
+        }
+    }
+    for line in text.lines().filter(|l| l.starts_with("g ")) {
+        assert!(line.ends_with(" priors=handmade gumbel=4"), "{line}");
+    }
+    // Two of its games, then the rest: the same file.
+    let out = gumbel("half.txt", "4");
+    assert!(out.status.success());
+    let first_two: usize = text.match_indices("\ng 1 ").next().unwrap().0;
+    let cut = &text[..text[first_two + 1..].find('\n').unwrap() + first_two + 2];
+    std::fs::write(path("half.txt"), cut).unwrap();
+    let out = gumbel("half.txt", "4");
+    assert!(out.status.success());
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .starts_with("4 games played (2 of them before), ")
+    );
+    assert_eq!(std::fs::read_to_string(path("half.txt")).unwrap(), text);
+    // PUCT's run, or another number of sampled moves, is another run.
+    for out in [
+        selfplay_at("16", "2", &["--games", "4", "--out", &path("g.txt")]),
+        selfplay_at(
+            "16",
+            "2",
+            &["--games", "4", "--gumbel", "8", "--out", &path("g.txt")],
+        ),
+    ] {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("priors handmade, a Gumbel search over 4 moves), which is not game 0"),
+            "{stderr}"
+        );
+    }
+    assert_eq!(std::fs::read_to_string(path("g.txt")).unwrap(), text);
+    // A file another run is writing is left alone.
+    let held = std::fs::File::open(path("g.txt")).unwrap();
+    held.lock().unwrap();
+    let out = gumbel("g.txt", "6");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("g.txt: another oust selfplay is writing it"),
+        "{stderr}"
+    );
+    drop(held);
+    assert_eq!(std::fs::read_to_string(path("g.txt")).unwrap(), text);
+    // A broken setting is named.
+    let bad = text.replacen(" gumbel=4\n", " gumbel=0\n", 1);
+    let err = data::parse(&bad).unwrap_err();
+    assert!(
+        err.contains("expected gumbel=M (a positive number), found 'gumbel=0'"),
+        "{err}"
+    );
+    let bad = text.replacen(" gumbel=4\n", " gumbel=4 gumbel=4\n", 1);
+    let err = data::parse(&bad).unwrap_err();
+    assert!(
+        err.contains("expected net=CHECKSUM or gumbel=M after priors=, found 'gumbel=4'"),
+        "{err}"
+    );
 }
 
 #[test]

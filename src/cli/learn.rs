@@ -57,6 +57,11 @@ pub struct SelfplayArgs {
     /// Weights file of the learned priors (the built-in ones by default)
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
+    /// Search each move by a Gumbel root search over M moves sampled from the priors (Sequential Halving of the
+    /// --playouts simulations among them), instead of PUCT: the data's policy targets are then its improved
+    /// policy (docs/learning.md)
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub gumbel: Option<u64>,
     /// Stop once the file holds the first N games of the run (or shard): a prefix that a later command without
     /// it goes on from, so that a fit's data can be made again to the game
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -120,14 +125,18 @@ fn resume(path: &Path, cfg: &SelfplayConfig, first: u64, count: u64) -> Result<u
             || g.playouts != cfg.playouts
             || g.seed != cfg.seed
             || g.recipe.as_ref() != Some(&recipe)
+            || g.gumbel != cfg.gumbel
         {
             let (opening, priors) = g.recipe.clone().map_or(
                 ("unrecorded".to_string(), "unrecorded".to_string()),
                 |(o, p)| (o.to_string(), p),
             );
+            let search = g.gumbel.map_or("PUCT".to_string(), |m| {
+                format!("a Gumbel search over {m} moves")
+            });
             return Err(format!(
-                "{} holds game {} ({}, {} playouts, seed {}, opening {opening}, priors {priors}), which is not \
-                 game {number} of this run: give another --out, or the settings that made it",
+                "{} holds game {} ({}, {} playouts, seed {}, opening {opening}, priors {priors}, {search}), which \
+                 is not game {number} of this run: give another --out, or the settings that made it",
                 path.display(),
                 g.number,
                 g.board.name(),
@@ -180,6 +189,7 @@ fn clock(seconds: f64) -> String {
 pub fn selfplay(args: &SelfplayArgs) -> Outcome {
     let mut cfg = SelfplayConfig::new(args.boards.clone(), args.playouts, args.seed);
     cfg.opening = args.opening;
+    cfg.gumbel = args.gumbel.map(|m| m as usize);
     if args.priors == "network" {
         if args.weights.is_some() {
             return Err(UsageError("--weights is for --priors learned".into()));
@@ -212,17 +222,30 @@ pub fn selfplay(args: &SelfplayArgs) -> Outcome {
             args.games
         )));
     }
-    let done = match resume(&args.out, &cfg, first, count) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("oust selfplay: {e}");
-            return Ok(ExitCode::from(2));
-        }
-    };
     let mut file = match OpenOptions::new().create(true).append(true).open(&args.out) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("oust selfplay: {}: {e}", args.out.display());
+            return Ok(ExitCode::from(2));
+        }
+    };
+    // One writer a file: a second run on it (the same shard started twice) would append the same games again.
+    if let Err(e) = file.try_lock() {
+        let why = match e {
+            std::fs::TryLockError::WouldBlock => {
+                "another oust selfplay is writing it (the same run or shard started twice?); wait for it to end, \
+                 or stop it"
+                    .to_string()
+            }
+            std::fs::TryLockError::Error(e) => format!("cannot lock it: {e}"),
+        };
+        eprintln!("oust selfplay: {}: {why}", args.out.display());
+        return Ok(ExitCode::from(2));
+    }
+    let done = match resume(&args.out, &cfg, first, count) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("oust selfplay: {e}");
             return Ok(ExitCode::from(2));
         }
     };

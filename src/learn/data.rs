@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! p GAME BOARD RESULT TO-MOVE EXTRA LAST ROWS MOVE:VISITS,MOVE:VISITS,...
-//! g GAME BOARD RESULT POSITIONS playouts=P seed=S opening=K priors=PRIORS [net=CHECKSUM]
+//! g GAME BOARD RESULT POSITIONS playouts=P seed=S opening=K priors=PRIORS [net=CHECKSUM] [gumbel=M]
 //! ```
 //!
 //! - `GAME`: the game's number in the run (0 for the first), `BOARD`: `9x9`, `hex7`, ...;
@@ -18,6 +18,8 @@
 //!   priors (`handmade`, `learned`, or `learned:FILE` for another weights file). Files written before the last two
 //!   were recorded end after `seed=S`, and are read as well. With the network's priors, `net=` names the network
 //!   of the game's board by its checksum (a weights file's `checksum` line); files from before it lack it.
+//!   `gumbel=M` ends the line of a game played by a Gumbel root search over M sampled moves (`oust selfplay
+//!   --gumbel M`): its positions' numbers are then the search's improved policy in ten-thousandths, not visits.
 
 use std::sync::Arc;
 
@@ -54,6 +56,9 @@ pub struct GameData {
     pub recipe: Option<(usize, String)>,
     /// The checksum of the network that played it ([`crate::net::Net::checksum`]), when the file records it.
     pub net: Option<u64>,
+    /// The moves a Gumbel root search sampled, when one played it: the positions' numbers are then its improved
+    /// policy in ten-thousandths, not visits.
+    pub gumbel: Option<usize>,
 }
 
 fn color_letter(c: Color) -> char {
@@ -112,10 +117,41 @@ impl GameData {
             if let Some(net) = self.net {
                 out.push_str(&format!(" net={net:016x}"));
             }
+            if let Some(m) = self.gumbel {
+                out.push_str(&format!(" gumbel={m}"));
+            }
         }
         out.push('\n');
         out
     }
+}
+
+/// The optional settings after `priors=`: `net=CHECKSUM`, then `gumbel=M`, each at most once.
+fn extras(fields: &[&str]) -> Result<(Option<u64>, Option<usize>), String> {
+    let (mut net, mut gumbel) = (None, None);
+    for f in fields {
+        if let Some(h) = f.strip_prefix("net=")
+            && net.is_none()
+            && gumbel.is_none()
+        {
+            net = Some(
+                u64::from_str_radix(h, 16)
+                    .map_err(|_| format!("expected net=CHECKSUM (hexadecimal), found '{f}'"))?,
+            );
+        } else if let Some(m) = f.strip_prefix("gumbel=")
+            && gumbel.is_none()
+        {
+            gumbel =
+                Some(m.parse::<usize>().ok().filter(|&m| m > 0).ok_or_else(|| {
+                    format!("expected gumbel=M (a positive number), found '{f}'")
+                })?);
+        } else {
+            return Err(format!(
+                "expected net=CHECKSUM or gumbel=M after priors=, found '{f}'"
+            ));
+        }
+    }
+    Ok((net, gumbel))
 }
 
 /// Reads self-play data: every complete game, in order, and the byte length of the text they fill (what a resumed
@@ -215,7 +251,7 @@ pub fn parse(text: &str) -> Result<(Vec<GameData>, usize), String> {
                     moves,
                 });
             }
-            Some("g") if (7..=10).contains(&fields.len()) && fields.len() != 8 => {
+            Some("g") if (7..=11).contains(&fields.len()) && fields.len() != 8 => {
                 let key = (number(fields[1])?, board(fields[2])?, result(fields[3])?);
                 if open.is_some_and(|o| o != key) {
                     return Err(bad("the game line disagrees with its positions"));
@@ -227,6 +263,10 @@ pub fn parse(text: &str) -> Result<(Vec<GameData>, usize), String> {
                         samples.len()
                     )));
                 }
+                let (net, gumbel) = match fields.get(9..) {
+                    Some(rest) => extras(rest).map_err(|e| bad(&e))?,
+                    None => (None, None),
+                };
                 let setting = |s: &str, name: &str| {
                     s.strip_prefix(name)
                         .and_then(|v| v.parse::<u64>().ok())
@@ -252,18 +292,8 @@ pub fn parse(text: &str) -> Result<(Vec<GameData>, usize), String> {
                         )),
                         _ => None,
                     },
-                    net: match fields.get(9) {
-                        Some(net) => Some(
-                            net.strip_prefix("net=")
-                                .and_then(|h| u64::from_str_radix(h, 16).ok())
-                                .ok_or_else(|| {
-                                    bad(&format!(
-                                        "expected net=CHECKSUM (hexadecimal), found '{net}'"
-                                    ))
-                                })?,
-                        ),
-                        None => None,
-                    },
+                    net,
+                    gumbel,
                 });
                 open = None;
                 complete_len = offset;

@@ -9,7 +9,7 @@ use crate::net::{Family, Net};
 use crate::rules::{Game, Geometry, Move, Shape, Status};
 use crate::search::learned::last_placement;
 use crate::search::{
-    Control, NET_C_PUCT, NET_FPU_REDUCTION, NET_LAMBDA, NetEval, Request, Searcher, Setup,
+    Control, Gumbel, NET_C_PUCT, NET_FPU_REDUCTION, NET_LAMBDA, NetEval, Request, Searcher, Setup,
     nodes_for_megabytes,
 };
 
@@ -33,6 +33,9 @@ pub struct SelfplayConfig {
     pub priors: String,
     /// The networks of square and of hexhex boards, when the network evaluates the searches' leaves.
     pub nets: Option<[Arc<Net>; 2]>,
+    /// A Gumbel root search over this many sampled moves ([`crate::search::gumbel`]) with `playouts`
+    /// simulations, instead of PUCT's: the data's policy targets are then its improved policy.
+    pub gumbel: Option<usize>,
 }
 
 impl SelfplayConfig {
@@ -52,6 +55,7 @@ impl SelfplayConfig {
             },
             priors: "handmade".into(),
             nets: None,
+            gumbel: None,
         }
     }
 
@@ -111,34 +115,19 @@ pub fn play_game(cfg: &SelfplayConfig, number: u64) -> Result<GameData, String> 
         if pos.placements() >= cap {
             break;
         }
-        let request = Request::playouts(cfg.playouts, game_seed.wrapping_add(ply));
-        let result = searcher.search(&game, &setup, &request, &mut |_| Control::Continue);
-        let best = result
-            .best
-            .ok_or_else(|| "the search found no move in a game still going".to_string())?;
-        if result.info.moves.iter().any(|m| m.visits > 0) {
-            let mut moves: Vec<(Move, u32)> = pos
-                .legal_moves()
-                .into_iter()
-                .filter(|m| matches!(m, Move::Place(_)))
-                .map(|mv| {
-                    let visits = result
-                        .info
-                        .moves
-                        .iter()
-                        .find(|s| s.mv == mv)
-                        .map_or(0, |s| s.visits);
-                    (mv, visits)
-                })
-                .collect();
-            moves.sort_by_key(|m| std::cmp::Reverse(m.1));
-            if moves.iter().any(|m| m.1 > 0) {
-                samples.push(Sample {
-                    position: pos.clone(),
-                    last: last_placement(pos),
-                    moves,
-                });
+        let search_seed = game_seed.wrapping_add(ply);
+        let (best, moves) = match cfg.gumbel {
+            Some(considered) => {
+                searched_gumbel(&mut searcher, &game, &setup, cfg, considered, search_seed)?
             }
+            None => searched(&mut searcher, &game, &setup, cfg.playouts, search_seed)?,
+        };
+        if moves.iter().any(|m| m.1 > 0) {
+            samples.push(Sample {
+                position: pos.clone(),
+                last: last_placement(pos),
+                moves,
+            });
         }
         game.play(color, best).map_err(|e| e.to_string())?;
     }
@@ -154,5 +143,71 @@ pub fn play_game(cfg: &SelfplayConfig, number: u64) -> Result<GameData, String> 
             .nets
             .as_ref()
             .map(|nets| nets[Family::of(board) as usize].checksum()),
+        gumbel: cfg.gumbel,
     })
 }
+
+/// The move of PUCT's search at `playouts`, and every legal placement with its visits, most visited first.
+fn searched(
+    searcher: &mut Searcher,
+    game: &Game,
+    setup: &Setup,
+    playouts: u64,
+    seed: u64,
+) -> Result<(Move, Vec<(Move, u32)>), String> {
+    let pos = game.position();
+    let request = Request::playouts(playouts, seed);
+    let result = searcher.search(game, setup, &request, &mut |_| Control::Continue);
+    let best = result
+        .best
+        .ok_or_else(|| "the search found no move in a game still going".to_string())?;
+    let mut moves: Vec<(Move, u32)> = Vec::new();
+    if result.info.moves.iter().any(|m| m.visits > 0) {
+        moves = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| matches!(m, Move::Place(_)))
+            .map(|mv| {
+                let visits = result
+                    .info
+                    .moves
+                    .iter()
+                    .find(|s| s.mv == mv)
+                    .map_or(0, |s| s.visits);
+                (mv, visits)
+            })
+            .collect();
+        moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+    }
+    Ok((best, moves))
+}
+
+/// The move of a Gumbel root search, and every legal placement with its share of the improved policy in
+/// [`GUMBEL_POLICY_UNITS`], largest first.
+fn searched_gumbel(
+    searcher: &mut Searcher,
+    game: &Game,
+    setup: &Setup,
+    cfg: &SelfplayConfig,
+    considered: usize,
+    seed: u64,
+) -> Result<(Move, Vec<(Move, u32)>), String> {
+    let gumbel = Gumbel {
+        simulations: u32::try_from(cfg.playouts).unwrap_or(u32::MAX),
+        considered,
+    };
+    let result = searcher
+        .gumbel(game, setup, gumbel, seed)
+        .ok_or_else(|| "the search found no move in a game still going".to_string())?;
+    let mut moves: Vec<(Move, u32)> = result
+        .policy
+        .iter()
+        .filter(|m| matches!(m.0, Move::Place(_)))
+        .map(|&(mv, p)| (mv, (p * GUMBEL_POLICY_UNITS as f32).round() as u32))
+        .collect();
+    moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+    Ok((result.best, moves))
+}
+
+/// The units of a Gumbel search's improved policy in the data: a move's share, in ten-thousandths.
+pub const GUMBEL_POLICY_UNITS: u32 = 10_000;

@@ -113,6 +113,9 @@ pub struct Config {
     /// A root move that every search of the root keeps at [`FORCED_SHARE`] of the root's visits at least, however
     /// little the search thinks of it: the played placement a game review values beside the best one.
     pub forced: Option<Move>,
+    /// A root move that every descent takes: the root chooses no move of its own (the Gumbel root search of
+    /// [`super::gumbel`] sends each simulation to the move it picked).
+    pub root_only: Option<Move>,
 }
 
 /// The share of the root's visits a [`Config::forced`] move gets at least.
@@ -130,6 +133,7 @@ impl Default for Config {
             priors: Priors::Handmade,
             net: None,
             forced: None,
+            root_only: None,
         }
     }
 }
@@ -186,13 +190,63 @@ pub enum Control {
 }
 
 /// Scratch space of one search thread.
-struct Worker {
+pub(super) struct Worker {
     pos: Position,
     path: Vec<u32>,
     moves: Vec<(Move, f32)>,
     buf: Vec<Point>,
     rng: Rng,
     net: NetScratch,
+}
+
+impl Worker {
+    fn new(root: &Position, seed: u64) -> Worker {
+        Worker {
+            pos: root.clone(),
+            path: Vec::with_capacity(64),
+            moves: Vec::with_capacity(root.geometry().len()),
+            buf: Vec::with_capacity(root.geometry().len()),
+            rng: Rng::new(seed),
+            net: NetScratch::default(),
+        }
+    }
+}
+
+/// Runs single simulations on the calling thread, one at a time, each seeded on its own: what a caller that picks
+/// every simulation's root move itself needs ([`super::gumbel`]), without a thread or a monitor a simulation. A
+/// simulation seeded with `seed` is the one playout of [`run`] on one thread seeded so.
+pub(super) struct Simulator {
+    worker: Worker,
+}
+
+impl Simulator {
+    pub(super) fn new(root: &Position) -> Simulator {
+        Simulator {
+            worker: Worker::new(root, 0),
+        }
+    }
+
+    /// One simulation from `root` on `tree` (no pruning: a full tree only stops growing).
+    pub(super) fn simulate(&mut self, tree: &Tree, root: &Position, cfg: &Config, seed: u64) {
+        let stop = AtomicBool::new(false);
+        let sh = Shared {
+            tree,
+            root,
+            cfg,
+            limit: 1,
+            move_cap: root.geometry().len() * 50,
+            stop: &stop,
+            playouts: Padded(AtomicU64::new(0)),
+            halt: Padded(AtomicBool::new(false)),
+            deadline: None,
+            longest_step: Padded(AtomicU64::new(0)),
+            may_prune: Padded(AtomicBool::new(false)),
+        };
+        self.worker.rng = Rng::new(seed);
+        if tree.node(tree.root()).proof().is_none() {
+            iterate(&sh, &mut self.worker);
+        }
+    }
 }
 
 /// Everything the search threads share.
@@ -271,6 +325,12 @@ fn select(sh: &Shared, id: u32, me: Color) -> u32 {
     let (nv, ns) = node.stats();
     debug_assert!(!children.is_empty(), "select on a node without children");
     let cfg = sh.cfg;
+    if let Some(only) = cfg.root_only
+        && id == tree.root()
+        && let Some(c) = children.clone().find(|&c| tree.node(c).mv() == only)
+    {
+        return c;
+    }
     if let Some(forced) = cfg.forced
         && id == tree.root()
         && let Some(c) = children.clone().find(|&c| tree.node(c).mv() == forced)
@@ -674,14 +734,10 @@ pub fn run(
     // the generator) must not share a line with another thread's.
     let mut workers: Vec<Padded<Worker>> = (0..threads)
         .map(|t| {
-            Padded(Worker {
-                pos: root.clone(),
-                path: Vec::with_capacity(64),
-                moves: Vec::with_capacity(root.geometry().len()),
-                buf: Vec::with_capacity(root.geometry().len()),
-                rng: Rng::new(seed ^ (t as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)),
-                net: NetScratch::default(),
-            })
+            Padded(Worker::new(
+                root,
+                seed ^ (t as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            ))
         })
         .collect();
     let mut playouts = 0;
