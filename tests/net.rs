@@ -86,6 +86,27 @@ fn a_tiny_network_learns_the_captures_and_a_resumed_fit_is_the_same_bit_for_bit(
         "the policy loss falls: {losses:?}\n{report}"
     );
     assert!(report.contains("held out"), "{report}");
+    let data_line = report.lines().find(|l| l.starts_with("data: ")).unwrap();
+    assert!(data_line.starts_with("data: 30 games, "), "{data_line}");
+
+    // The same games in two files, read one after the other: the same data and the same network.
+    let text = std::fs::read_to_string(&data).unwrap();
+    let split = text.find("\ng 11 ").unwrap();
+    let split = split + 1 + text[split + 1..].find('\n').unwrap() + 1;
+    let first = dir.path().join("first.txt").display().to_string();
+    let second = dir.path().join("second.txt").display().to_string();
+    std::fs::write(&first, &text[..split]).unwrap();
+    std::fs::write(&second, &text[split..]).unwrap();
+    let two = dir.path().join("two.net").display().to_string();
+    let mut args = vec!["train-net", &first, &second, "--out", &two, "--epochs", "6"];
+    args.extend(TINY);
+    let (code, report_two, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(report_two.contains(data_line), "{report_two}");
+    assert_eq!(
+        std::fs::read(&two).unwrap(),
+        std::fs::read(&straight).unwrap()
+    );
 
     // Black to move on 5x5: the lone white C3 can be taken by joining B3 from A3, B2 or B4.
     let geo = Arc::new(Geometry::new(Shape::square(5)).unwrap());

@@ -89,14 +89,19 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 pub(super) fn read_games(paths: &[PathBuf]) -> Result<Vec<GameData>, String> {
     let mut games = Vec::new();
     for path in paths {
-        let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let (g, complete) = data::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-        if complete < text.len() {
-            log::warn!("{}: an unfinished last game is left out", path.display());
-        }
-        games.extend(g);
+        each_game(path, &mut |g| games.push(g))?;
     }
     Ok(games)
+}
+
+/// Hands each complete game of the data file `path` to `each`, one at a time.
+fn each_game(path: &Path, each: &mut dyn FnMut(GameData)) -> Result<(), String> {
+    let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let complete = data::parse_each(&text, each).map_err(|e| format!("{}: {e}", path.display()))?;
+    if complete < text.len() {
+        log::warn!("{}: an unfinished last game is left out", path.display());
+    }
+    Ok(())
 }
 
 fn report_row(name: &str, r: &Report) -> String {
@@ -148,17 +153,34 @@ pub fn run(args: &TrainNetArgs) -> Outcome {
         }
         None => None,
     };
-    let games = match read_games(&args.data) {
-        Ok(g) => g,
-        Err(e) => {
+    // A file at a time: each file's games go into the fit's own form of their positions, and the games'
+    // memory (the rules core's positions, the moves' lists, several times the fit's) is given back at once.
+    let mut train_set = NetData::default();
+    let mut test_set = NetData::default();
+    let mut game_count = 0;
+    // The networks that played the data, when it says (self-play with the network's priors records each game's).
+    let mut played: Vec<(Option<u64>, usize)> = Vec::new();
+    for path in &args.data {
+        let mut add = |g: GameData| {
+            game_count += 1;
+            if Family::of(g.board) != cfg.family {
+                return;
+            }
+            match played.iter_mut().find(|(n, _)| *n == g.net) {
+                Some((_, count)) => *count += 1,
+                None => played.push((g.net, 1)),
+            }
+            if held_out(g.number, cfg.seed) {
+                test_set.add([&g], cfg.family);
+            } else {
+                train_set.add([&g], cfg.family);
+            }
+        };
+        if let Err(e) = each_game(path, &mut add) {
             eprintln!("oust train-net: {e}");
             return Ok(ExitCode::from(2));
         }
-    };
-    let (test, train): (Vec<&GameData>, Vec<&GameData>) =
-        games.iter().partition(|g| held_out(g.number, cfg.seed));
-    let train_set = NetData::new(train.iter().copied(), cfg.family);
-    let test_set = NetData::new(test.iter().copied(), cfg.family);
+    }
     if train_set.is_empty() {
         eprintln!(
             "oust train-net: the data has no position on a {} board to train on",
@@ -208,19 +230,11 @@ pub fn run(args: &TrainNetArgs) -> Outcome {
     };
     let mut text = format!(
         "data: {} games, {} positions on {} boards to train on, {} held out\n",
-        games.len(),
+        game_count,
         train_set.len(),
         cfg.family.name(),
         test_set.len()
     );
-    // The networks that played the data, when it says (self-play with the network's priors records each game's).
-    let mut played: Vec<(Option<u64>, usize)> = Vec::new();
-    for g in games.iter().filter(|g| Family::of(g.board) == cfg.family) {
-        match played.iter_mut().find(|(n, _)| *n == g.net) {
-            Some((_, count)) => *count += 1,
-            None => played.push((g.net, 1)),
-        }
-    }
     if played.iter().any(|(n, _)| n.is_some()) {
         let list: Vec<String> = played
             .iter()
@@ -281,7 +295,7 @@ pub fn run(args: &TrainNetArgs) -> Outcome {
     let comment = format!(
         "fitted by oust train-net: {recipe}\non {} positions of {} games ({} held out)",
         train_set.len(),
-        games.len(),
+        game_count,
         test_set.len()
     );
     if let Err(e) = write_atomic(&args.out, &fit.net.to_bytes(&comment)) {

@@ -161,6 +161,16 @@ fn extras(fields: &[&str]) -> Result<(Option<u64>, Option<usize>), String> {
 /// A message with the number of the first line that is broken, or whose game disagrees with its position lines.
 pub fn parse(text: &str) -> Result<(Vec<GameData>, usize), String> {
     let mut games = Vec::new();
+    let complete = parse_each(text, &mut |g| games.push(g))?;
+    Ok((games, complete))
+}
+
+/// Reads self-play data as [`parse`] does, handing each complete game to `each` as soon as it is read, so that a
+/// large file's games need not all be in memory at once; returns the byte length of the complete games.
+///
+/// # Errors
+/// As [`parse`]; the games before the broken line have been handed over.
+pub fn parse_each(text: &str, each: &mut dyn FnMut(GameData)) -> Result<usize, String> {
     let mut samples: Vec<Sample> = Vec::new();
     let mut open: Option<(u64, Shape, Option<Color>)> = None;
     let mut complete_len = 0;
@@ -272,7 +282,7 @@ pub fn parse(text: &str) -> Result<(Vec<GameData>, usize), String> {
                         .and_then(|v| v.parse::<u64>().ok())
                         .ok_or_else(|| bad(&format!("expected {name}N, found '{s}'")))
                 };
-                games.push(GameData {
+                each(GameData {
                     number: key.0,
                     board: key.1,
                     winner: key.2,
@@ -305,5 +315,5 @@ pub fn parse(text: &str) -> Result<(Vec<GameData>, usize), String> {
             }
         }
     }
-    Ok((games, complete_len))
+    Ok(complete_len)
 }

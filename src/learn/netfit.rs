@@ -46,6 +46,14 @@ impl NetData {
     /// The positions of `games` on boards of `family` (games on other boards are left out).
     pub fn new<'a>(games: impl IntoIterator<Item = &'a GameData>, family: Family) -> NetData {
         let mut d = NetData::default();
+        d.add(games, family);
+        d
+    }
+
+    /// Adds the positions of `games` on boards of `family`, after those it holds: a fit's data read a file at a
+    /// time, so that only the fit's own form of the positions stays in memory.
+    pub fn add<'a>(&mut self, games: impl IntoIterator<Item = &'a GameData>, family: Family) {
+        let d = self;
         let mut scratch = features::Scratch::default();
         let mut input = Vec::new();
         for game in games {
@@ -87,7 +95,6 @@ impl NetData {
                 });
             }
         }
-        d
     }
 
     /// Positions.
