@@ -482,7 +482,8 @@ fn analysis_reports_at_most_maxmoves_moves_as_kata_analyze_does() {
                 b"2 oust-analyze interval 5 maxmoves 1\n".to_vec(),
             ),
             (
-                Duration::from_millis(300),
+                // Long enough for several reports at 5 centiseconds on a loaded machine.
+                Duration::from_millis(1000),
                 b"3 oust-analyze maxmoves 0\n4 oust-analyze b maxmoves\n5 oust-analyze b 5 depth 3\n\
                   6 oust-analyze interval 5 interval 6\n7 oust-analyze maxmoves 2 maxmoves 3\n8 name\n"
                     .to_vec(),
