@@ -75,6 +75,8 @@ struct Root {
     ids: Vec<u32>,
     moves: Vec<Move>,
     logits: Vec<f32>,
+    /// The priors, the logits' softmax.
+    priors: Vec<f32>,
     /// The Gumbel noise; minus infinity for a move not sampled.
     gumbel: Vec<f32>,
 }
@@ -103,10 +105,10 @@ fn completed_q(tree: &Tree, root: &Root, raw: f32) -> Vec<f32> {
             (visits, q)
         })
         .collect();
-    let priors = softmax(&root.logits);
+    let priors = &root.priors;
     let total: u32 = stats.iter().map(|s| s.0).sum();
     let (mut weight, mut weighted) = (0.0f32, 0.0f32);
-    for (s, p) in stats.iter().zip(&priors) {
+    for (s, p) in stats.iter().zip(priors) {
         if s.0 > 0 {
             weight += p.max(f32::MIN_POSITIVE);
             weighted += p.max(f32::MIN_POSITIVE) * s.1;
@@ -213,8 +215,10 @@ impl Searcher {
                     -(-u.ln()).ln() as f32
                 })
                 .collect(),
+            priors: Vec::new(),
             ids,
         };
+        root.priors = softmax(&root.logits);
         // Gumbel-top-k: the moves sampled are the `considered` best by noise plus logit.
         let considered = gumbel.considered.clamp(1, root.ids.len());
         let mut order: Vec<usize> = (0..root.ids.len()).collect();

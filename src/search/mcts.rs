@@ -229,19 +229,7 @@ impl Simulator {
     /// One simulation from `root` on `tree` (no pruning: a full tree only stops growing).
     pub(super) fn simulate(&mut self, tree: &Tree, root: &Position, cfg: &Config, seed: u64) {
         let stop = AtomicBool::new(false);
-        let sh = Shared {
-            tree,
-            root,
-            cfg,
-            limit: 1,
-            move_cap: root.geometry().len() * 50,
-            stop: &stop,
-            playouts: Padded(AtomicU64::new(0)),
-            halt: Padded(AtomicBool::new(false)),
-            deadline: None,
-            longest_step: Padded(AtomicU64::new(0)),
-            may_prune: Padded(AtomicBool::new(false)),
-        };
+        let sh = Shared::new(tree, root, cfg, &stop, (0, 1), None);
         self.worker.rng = Rng::new(seed);
         if tree.node(tree.root()).proof().is_none() {
             iterate(&sh, &mut self.worker);
@@ -270,6 +258,33 @@ struct Shared<'a> {
     longest_step: Padded<AtomicU64>,
     /// True while the search may pause to prune a full tree: workers then end when it fills.
     may_prune: Padded<AtomicBool>,
+}
+
+impl<'a> Shared<'a> {
+    /// The shared state of a search from `root` of at most `limit` playouts (counting from `done`), with no pause
+    /// to prune until told.
+    fn new(
+        tree: &'a Tree,
+        root: &'a Position,
+        cfg: &'a Config,
+        stop: &'a AtomicBool,
+        (done, limit): (u64, u64),
+        deadline: Option<Instant>,
+    ) -> Shared<'a> {
+        Shared {
+            tree,
+            root,
+            cfg,
+            limit,
+            move_cap: root.geometry().len() * 50,
+            stop,
+            playouts: Padded(AtomicU64::new(done)),
+            halt: Padded(AtomicBool::new(false)),
+            deadline,
+            longest_step: Padded(AtomicU64::new(0)),
+            may_prune: Padded(AtomicBool::new(false)),
+        }
+    }
 }
 
 /// What a descent found at its end: a game's result, or a network's value for a side.
@@ -747,19 +762,7 @@ pub fn run(
     // Pruning that frees little would pause the search again at once: then the search goes on without it.
     let mut can_prune = true;
     loop {
-        let sh = Shared {
-            tree,
-            root,
-            cfg,
-            playouts: Padded(AtomicU64::new(playouts)),
-            limit,
-            stop,
-            halt: Padded(AtomicBool::new(false)),
-            deadline,
-            longest_step: Padded(AtomicU64::new(0)),
-            may_prune: Padded(AtomicBool::new(false)),
-            move_cap: root.geometry().len() * 50,
-        };
+        let sh = Shared::new(tree, root, cfg, stop, (playouts, limit), deadline);
         let margin = prune_margin(last_prune);
         let may_prune = |now: Instant| can_prune && deadline.is_none_or(|d| now + margin < d);
         sh.may_prune
@@ -1033,17 +1036,8 @@ mod tests {
             let cfg = Config::default();
             let never = AtomicBool::new(false);
             let sh = Shared {
-                tree: &tree,
-                root: &root,
-                cfg: &cfg,
-                limit: u64::MAX,
                 move_cap: 200,
-                stop: &never,
-                playouts: Padded(AtomicU64::new(0)),
-                halt: Padded(AtomicBool::new(false)),
-                deadline: None,
-                longest_step: Padded(AtomicU64::new(0)),
-                may_prune: Padded(AtomicBool::new(false)),
+                ..Shared::new(&tree, &root, &cfg, &never, (0, u64::MAX), None)
             };
             let mut w = Worker {
                 pos: root.clone(),
