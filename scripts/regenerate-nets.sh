@@ -1,8 +1,8 @@
 #!/bin/sh
 # Makes the built-in networks again, byte for byte (docs/learning.md): the distillation self-play of the engine
 # with the learned priors, then one fit for each family (generation 0), then the hexhex network's generations 1
-# and 2: each its own self-play and a fit from the one before (docs/results.md). About 12 CPU-hours of self-play
-# (some 6 hours on 2 cores) and 0.5 to 1 CPU-hour of fitting networks. Needs GNU parallel and a release build.
+# to 3: each its own self-play and a fit from the one before (docs/results.md). About 14 CPU-hours of self-play
+# (some 7 hours on 2 cores) and 0.5 to 1 CPU-hour of fitting networks. Needs GNU parallel and a release build.
 #
 #   scripts/regenerate-nets.sh [WORK-DIRECTORY]
 #
@@ -48,4 +48,16 @@ wait
 "$oust" train-net "$dir/gen1-1.txt" "$dir/gen1-2.txt" "$dir/gen2-1.txt" "$dir/gen2-2.txt" --family hex \
     --init weights/history/oust-net-hex-gen1.net --epochs 2 --seed 1 --out weights/oust-net-hex.net
 cp weights/oust-net-hex.net weights/history/oust-net-hex-gen2.net
+
+# Generation 3 (docs/results.md): generation 2 plays itself at 400 visits a move, 500 games (about 1.5 CPU-hours),
+# and a fit from generation 2 on generation 2's and generation 3's self-play, 1,000 games, with 2 threads: the
+# round of scripts/rl-loop.sh with SEED=47 and FIT_THREADS=2. The self-play was made by the binary of 5cb26ec.
+for k in 1 2; do
+    "$oust" selfplay --boards hex7,hex5,hex7,hex6,hex7,hex8,hex7,hex9 --games 500 --playouts 400 --priors network \
+        --net weights/history/oust-net-hex-gen2.net --seed 47021 --shard "$k/2" --out "$dir/gen3-$k.txt" &
+done
+wait
+"$oust" train-net "$dir/gen2-1.txt" "$dir/gen2-2.txt" "$dir/gen3-1.txt" "$dir/gen3-2.txt" --family hex \
+    --init weights/history/oust-net-hex-gen2.net --epochs 2 --seed 2 --threads 2 --out weights/oust-net-hex.net
+cp weights/oust-net-hex.net weights/history/oust-net-hex-gen3-puct.net
 echo "weights/oust-net-square.net and weights/oust-net-hex.net written: rebuild (cargo build --release)" >&2

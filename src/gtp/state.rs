@@ -254,7 +254,8 @@ impl EvaluatorChoice {
 /// playouts at equal time (docs/results.md, "Strength at equal time"): square and rectangular boards from 7 to 13
 /// on a side (9x9 at 0.1 s and 1 s a move, 7x7, 11x11 and 13x13 at 0.1 s, one thread), and hexhex boards of side
 /// 5 to 9 (generation 1 on hex-7 at 0.1 s and 1 s with one thread and at 1 s with two, on hex-6, hex-8 and hex-9
-/// at 0.1 s; generation 2 on hex-5 at 0.1 s, where generation 1 was only even). Elsewhere `auto` means playouts:
+/// at 0.1 s; generation 2 on hex-5 at 0.1 s, where generation 1 was only even; generation 3, built in, beat generation 2
+/// on hex-7 and hex-5 at 0.1 s and the playouts 199 - 1 on hex-9). Elsewhere `auto` means playouts:
 /// under 7x7 and hex-5, where the solver decides most games; beyond, not measured.
 pub fn network_is_default(shape: Shape) -> bool {
     match shape {
