@@ -37,27 +37,28 @@ wait
     --epochs 2 --seed 1 --out weights/oust-net-hex.net
 cp weights/oust-net-hex.net weights/history/oust-net-hex-gen1.net
 
-# Generation 2 (docs/results.md): generation 1 plays itself at 400 visits a move, 500 games (about 1.6 CPU-hours),
-# and a fit from generation 1 on generation 1's and generation 2's self-play, 848 games. The self-play was made by
-# the binary of 4be772e, whose search later versions changed: other binaries play other games.
-for k in 1 2; do
-    "$oust" selfplay --boards hex7,hex5,hex7,hex6,hex7,hex8,hex7,hex9 --games 500 --playouts 400 --priors network \
-        --net weights/history/oust-net-hex-gen1.net --seed 47011 --shard "$k/2" --out "$dir/gen2-$k.txt" &
-done
-wait
-"$oust" train-net "$dir/gen1-1.txt" "$dir/gen1-2.txt" "$dir/gen2-1.txt" "$dir/gen2-2.txt" --family hex \
-    --init weights/history/oust-net-hex-gen1.net --epochs 2 --seed 1 --out weights/oust-net-hex.net
-cp weights/oust-net-hex.net weights/history/oust-net-hex-gen2.net
+# Generation N of the hexhex network from generation N - 1: it plays itself at 400 visits a move, 500 games in two
+# shards from seed SEED, then a fit from it on its own games and those it was fitted to, 2 epochs, the fit's other
+# options after the name it is kept under in weights/history.
+generation() {
+    n=$1 seed=$2 kept=$3
+    shift 3
+    prev=weights/history/oust-net-hex-gen$((n - 1)).net
+    for k in 1 2; do
+        "$oust" selfplay --boards hex7,hex5,hex7,hex6,hex7,hex8,hex7,hex9 --games 500 --playouts 400 --priors network \
+            --net "$prev" --seed "$seed" --shard "$k/2" --out "$dir/gen$n-$k.txt" &
+    done
+    wait
+    "$oust" train-net "$dir/gen$((n - 1))-1.txt" "$dir/gen$((n - 1))-2.txt" "$dir/gen$n-1.txt" "$dir/gen$n-2.txt" \
+        --family hex --init "$prev" --epochs 2 "$@" --out weights/oust-net-hex.net
+    cp weights/oust-net-hex.net "weights/history/$kept"
+}
 
-# Generation 3 (docs/results.md): generation 2 plays itself at 400 visits a move, 500 games (about 1.5 CPU-hours),
-# and a fit from generation 2 on generation 2's and generation 3's self-play, 1,000 games, with 2 threads: the
-# round of scripts/rl-loop.sh with SEED=47 and FIT_THREADS=2. The self-play was made by the binary of 5cb26ec.
-for k in 1 2; do
-    "$oust" selfplay --boards hex7,hex5,hex7,hex6,hex7,hex8,hex7,hex9 --games 500 --playouts 400 --priors network \
-        --net weights/history/oust-net-hex-gen2.net --seed 47021 --shard "$k/2" --out "$dir/gen3-$k.txt" &
-done
-wait
-"$oust" train-net "$dir/gen2-1.txt" "$dir/gen2-2.txt" "$dir/gen3-1.txt" "$dir/gen3-2.txt" --family hex \
-    --init weights/history/oust-net-hex-gen2.net --epochs 2 --seed 2 --threads 2 --out weights/oust-net-hex.net
-cp weights/oust-net-hex.net weights/history/oust-net-hex-gen3-puct.net
+# Generation 2 (docs/results.md): about 1.6 CPU-hours of self-play, a fit on 848 games. The self-play was made by
+# the binary of 4be772e, whose search later versions changed: other binaries play other games.
+generation 2 47011 oust-net-hex-gen2.net --seed 1
+
+# Generation 3 (docs/results.md): about 1.5 CPU-hours of self-play, a fit on 1,000 games with 2 threads: the round of
+# scripts/rl-loop.sh with SEED=47 and FIT_THREADS=2. The self-play was made by the binary of 5cb26ec.
+generation 3 47021 oust-net-hex-gen3-puct.net --seed 2 --threads 2
 echo "weights/oust-net-square.net and weights/oust-net-hex.net written: rebuild (cargo build --release)" >&2
