@@ -61,7 +61,8 @@ def resample(rng, w, l):
     n = w + l
     wins = sum(rng.random() < w / n for _ in range(n))
     # A resampled match that one side swept has no finite Elo: count it as a quarter of a game short of a sweep.
-    return min(max(wins, 0.25), n - 0.25), n - min(max(wins, 0.25), n - 0.25)
+    wins = min(max(wins, 0.25), n - 0.25)
+    return wins, n - wins
 
 
 def main():
