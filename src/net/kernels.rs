@@ -23,7 +23,7 @@ fn axpy(out: &mut [f32], a: f32, w: &[f32]) {
 }
 
 #[inline(always)]
-fn dot(a: &[f32], b: &[f32]) -> f32 {
+pub(super) fn dot(a: &[f32], b: &[f32]) -> f32 {
     // Eight lanes of partial sums, added in a fixed order: the same on every machine.
     let mut acc = [0.0f32; 8];
     let mut ca = a.chunks_exact(8);

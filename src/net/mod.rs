@@ -17,7 +17,9 @@
 //! sample's gradients.
 
 pub mod features;
+pub mod int8;
 pub mod kernels;
+pub mod quant;
 
 use std::fmt;
 use std::sync::Arc;
@@ -291,6 +293,7 @@ pub struct Scratch {
     b: Vec<f32>,
     c: Vec<f32>,
     grid: Option<(Shape, Arc<Grid>)>,
+    quant: quant::QScratch,
 }
 
 /// The activations of one sample, kept for its gradients.
@@ -322,6 +325,19 @@ pub struct Losses {
 
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
+}
+
+/// Logits into probabilities, in place.
+fn softmax(logits: &mut [(Point, f32)]) {
+    let max = logits.iter().map(|l| l.1).fold(f32::NEG_INFINITY, f32::max);
+    let mut total = 0.0;
+    for l in logits.iter_mut() {
+        l.1 = (l.1 - max).exp();
+        total += l.1;
+    }
+    for l in logits.iter_mut() {
+        l.1 /= total;
+    }
 }
 
 fn relu_inplace(v: &mut [f32]) {
@@ -521,15 +537,7 @@ impl Net {
                 logits.push((Point::from_index(i), s));
             }
         }
-        let max = logits.iter().map(|l| l.1).fold(f32::NEG_INFINITY, f32::max);
-        let mut total = 0.0;
-        for l in logits.iter_mut() {
-            l.1 = (l.1 - max).exp();
-            total += l.1;
-        }
-        for l in logits.iter_mut() {
-            l.1 /= total;
-        }
+        softmax(&mut logits);
         // Value: mean and max pooling.
         let mut pooled = vec![0.0f32; 2 * c];
         let mut argmax = vec![0usize; c];
@@ -547,6 +555,19 @@ impl Net {
             pooled[ch] = sum / n as f32;
             pooled[c + ch] = best;
         }
+        let (hidden, logit) = self.value_logit(&pooled);
+        if let Some(t) = trace {
+            t.pooled = pooled;
+            t.argmax = argmax;
+            t.hidden = hidden;
+            t.logits = vec![logit];
+        }
+        (logits, sigmoid(logit))
+    }
+
+    /// The value head after its pooling: the hidden layer (after its ReLU) and the logit.
+    fn value_logit(&self, pooled: &[f32]) -> (Vec<f32>, f32) {
+        let p = &self.params;
         let hid = self.size.value_hidden;
         let w1 = slice(p, self.layout.value1_w);
         let mut hidden = slice(p, self.layout.value1_b).to_vec();
@@ -563,13 +584,7 @@ impl Net {
         for (x, w) in hidden.iter().zip(w2) {
             logit += x * w;
         }
-        if let Some(t) = trace {
-            t.pooled = pooled;
-            t.argmax = argmax;
-            t.hidden = hidden;
-            t.logits = vec![logit];
-        }
-        (logits, sigmoid(logit))
+        (hidden, logit)
     }
 
     /// One training sample: runs the network on the planes `input` (`grid.cells()` rows of [`INPUTS`] values, as
