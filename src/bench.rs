@@ -14,10 +14,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::gtp::{Engine, Options, Settings};
+use crate::net::Precision;
 use crate::rng::Rng;
 use crate::rules::{Game, Geometry, Position, Shape, perft};
 use crate::search::{
-    Control, Limits, PlayerKind, Request, Searcher, Setup, nodes_for_megabytes, random_playout,
+    CacheStats, Control, Limits, NetEval, PlayerKind, Request, Searcher, Setup,
+    nodes_for_megabytes, random_playout,
 };
 
 /// Boards of the playout workloads: three squares and the hexhex board of side 7, the one Oust players use most.
@@ -236,8 +238,14 @@ pub const GAME_MOVES: usize = 4;
 /// The first [`GAME_MOVES`] moves of a game from the empty `board` as `genmove` plays them at the engine's
 /// defaults (the board's evaluator, the solver's share first, the default tree, the subtree of the moves played
 /// kept from move to move), with `threads` threads and `budget` a move, seeded with `seed`. Returns the tree
-/// search's visits (playouts, or the network's evaluations) over all moves and their times (the process's CPU).
-pub fn game_workload(board: Shape, threads: usize, budget: Duration, seed: u64) -> (u64, Times) {
+/// search's visits (playouts, or the network's evaluations) over all moves, their times (the process's CPU), and
+/// the evaluation cache's lookups and hits.
+pub fn game_workload(
+    board: Shape,
+    threads: usize,
+    budget: Duration,
+    seed: u64,
+) -> (u64, Times, CacheStats) {
     let settings = Settings {
         threads,
         time_per_move: budget.as_secs_f64(),
@@ -261,14 +269,15 @@ pub fn game_workload(board: Shape, threads: usize, budget: Duration, seed: u64) 
             _ => break,
         }
     }
-    (visits, meter.read())
+    let times = meter.read();
+    (visits, times, engine.settings.eval_cache.take_stats())
 }
 
 /// The number of workloads [`run`] runs.
 pub const WORKLOADS: usize = BOARDS.len()
     + 1
     + (SEARCH_BOARDS.len() + GAME_BOARDS.len()) * SEARCH_THREADS.len()
-    + 2 * (NET_SIZES.len() + 1);
+    + 2 * (NET_SIZES.len() + 2);
 
 /// A JSON object of `key: value` pairs.
 fn object(items: impl IntoIterator<Item = (String, String)>) -> String {
@@ -321,20 +330,24 @@ pub fn run(seconds: f64, seed: u64, progress: &mut dyn FnMut(&str)) -> String {
         mcts_cpu.push((board.to_string(), object(cpu)));
     }
     let (mut game_wall, mut game_thread, mut game_cpu) = (Vec::new(), Vec::new(), Vec::new());
+    let mut game_hits = Vec::new();
     for board in GAME_BOARDS {
         let (mut wall, mut per_thread, mut cpu) = (Vec::new(), Vec::new(), Vec::new());
+        let mut hits = Vec::new();
         for t in SEARCH_THREADS {
             let threads = if t == 1 { "thread" } else { "threads" };
             starting(
                 format!("{GAME_MOVES} moves of a game at the defaults on {board}, {t} {threads}"),
                 GAME_MOVES as f64,
             );
-            let (n, times) = game_workload(board, t, budget, seed);
+            let (n, times, cache) = game_workload(board, t, budget, seed);
             let (per_s, per_cpu_s) = times.rates(n as f64);
             wall.push((t.to_string(), format!("{per_s:.0}")));
             per_thread.push((t.to_string(), format!("{:.0}", per_s / t as f64)));
             cpu.push((t.to_string(), format!("{per_cpu_s:.0}")));
+            hits.push((t.to_string(), format!("{:.3}", cache.rate())));
         }
+        game_hits.push((board.to_string(), object(hits)));
         game_wall.push((board.to_string(), object(wall)));
         game_thread.push((board.to_string(), object(per_thread)));
         game_cpu.push((board.to_string(), object(cpu)));
@@ -347,23 +360,38 @@ pub fn run(seconds: f64, seed: u64, progress: &mut dyn FnMut(&str)) -> String {
         let nets =
             std::iter::once((shipped.size(), Some(shipped))).chain(NET_SIZES.map(|s| (s, None)));
         for (size, net) in nets {
-            let what = if net.is_some() {
-                "shipped network"
-            } else {
-                "network"
-            };
-            starting(format!("{what} {size} on {board}"), 1.0);
+            let shipped = net.is_some();
             let net = net.unwrap_or_else(|| {
                 Arc::new(
                     crate::net::Net::random(family, size, seed).expect("bench sizes are valid"),
                 )
             });
-            let (n, times) = net_workload(&net, board, budget, seed);
-            let label = if what == "network" { "" } else { "shipped " };
-            per.push((
-                format!("{label}{}x{}", size.blocks, size.channels),
-                format!("{:.0}", times.rates(n as f64).1),
-            ));
+            // The engine's precision for every size, and the float reference for the shipped one.
+            let precisions: &[Precision] = if shipped {
+                &[Precision::Int8, Precision::Float]
+            } else {
+                &[Precision::Int8]
+            };
+            for &precision in precisions {
+                let what = if shipped {
+                    "shipped network"
+                } else {
+                    "network"
+                };
+                let p = precision.name();
+                starting(format!("{what} {size} in {p} on {board}"), 1.0);
+                let (n, times) = net_workload(&net, precision, board, budget, seed);
+                let label = if shipped { "shipped " } else { "" };
+                let suffix = if precision == Precision::Float {
+                    " float"
+                } else {
+                    ""
+                };
+                per.push((
+                    format!("{label}{}x{}{suffix}", size.blocks, size.channels),
+                    format!("{:.0}", times.rates(n as f64).1),
+                ));
+            }
         }
         net_cpu.push((board.to_string(), object(per)));
     }
@@ -410,6 +438,7 @@ pub fn run(seconds: f64, seed: u64, progress: &mut dyn FnMut(&str)) -> String {
         ("game_visits_per_s", object(game_wall)),
         ("game_visits_per_s_per_thread", object(game_thread)),
         ("game_visits_per_cpu_s", object(game_cpu)),
+        ("game_eval_cache_hit_rate", object(game_hits)),
         ("net_evals_per_cpu_s", object(net_cpu)),
         ("seconds", format!("{:.2}", start.elapsed().as_secs_f64())),
     ];
@@ -491,10 +520,11 @@ pub const NET_SIZES: [crate::net::Size; 2] = [
     },
 ];
 
-/// Evaluations of `net` on positions of random games on `board` (seeded with `seed`) for `budget`, one thread:
-/// the evaluations done and their times (the thread's CPU time).
+/// Evaluations of `net` at `precision` (no cache) on positions of random games on `board` (seeded with `seed`) for
+/// `budget`, one thread: the evaluations done and their times (the thread's CPU time).
 pub fn net_workload(
-    net: &crate::net::Net,
+    net: &Arc<crate::net::Net>,
+    precision: Precision,
     board: Shape,
     budget: Duration,
     seed: u64,
@@ -522,11 +552,12 @@ pub fn net_workload(
         }
     }
     let mut scratch = crate::net::Scratch::default();
+    let eval = NetEval::new(net.clone(), 0.0, precision);
     let meter = Meter::start(CpuClock::Thread);
     let mut n = 0u64;
     while n < 8 || meter.read().wall < budget.as_secs_f64() {
-        let (pos, last) = &positions[n as usize % positions.len()];
-        let e = net.evaluate(pos, *last, &mut scratch);
+        let (pos, _) = &positions[n as usize % positions.len()];
+        let e = eval.evaluate(pos, &mut scratch);
         std::hint::black_box(e);
         n += 1;
     }

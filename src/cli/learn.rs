@@ -13,7 +13,7 @@ use oust::learn::data::{self, GameData};
 use oust::learn::knowledge;
 use oust::learn::selfplay::{SelfplayConfig, play_game};
 use oust::learn::train::{self, Dataset, Fit, TrainConfig};
-use oust::net::{self, Family, Net};
+use oust::net::{self, Family, Net, Precision};
 use oust::notation;
 use oust::rules::Shape;
 use oust::search::Priors;
@@ -66,6 +66,15 @@ pub struct SelfplayArgs {
     /// it goes on from, so that a fit's data can be made again to the game
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub stop_after: Option<u64>,
+    /// With --priors network: compute it in int8 (the engine's default, several times faster) or float (the
+    /// reference, as data before int8 was played); the data records it (priors=network-int8 or priors=network)
+    #[arg(long, value_name = "P", default_value = "int8", value_parser = parse_precision)]
+    pub precision: Precision,
+}
+
+/// `--precision`: int8 or float.
+fn parse_precision(s: &str) -> Result<Precision, String> {
+    Precision::parse(s).ok_or_else(|| format!("expected int8 or float, got '{s}'"))
 }
 
 /// The priors `--priors` and `--weights` ask for.
@@ -195,11 +204,16 @@ pub fn selfplay(args: &SelfplayArgs) -> Outcome {
             return Err(UsageError("--weights is for --priors learned".into()));
         }
         cfg.nets = Some(nets_from(&args.net).map_err(UsageError)?);
+        cfg.precision = args.precision;
+        let name = match args.precision {
+            Precision::Float => "network",
+            Precision::Int8 => "network-int8",
+        };
         cfg.priors = if args.net.is_empty() {
-            "network".into()
+            name.into()
         } else {
             let files: Vec<String> = args.net.iter().map(|p| p.display().to_string()).collect();
-            format!("network:{}", files.join(","))
+            format!("{name}:{}", files.join(","))
         };
     } else {
         if !args.net.is_empty() {

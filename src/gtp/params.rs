@@ -4,10 +4,10 @@
 use std::sync::Arc;
 
 use crate::notation::Notation;
-use crate::search::PlayerKind;
 use crate::search::learned::Model;
+use crate::search::{EvalCache, PlayerKind};
 
-use crate::net::{self, Family, Net};
+use crate::net::{self, Family, Net, Precision};
 
 use super::levels::{LEVEL_FIXES, Level};
 use super::state::{BUILT_IN_WEIGHTS, Engine, EvaluatorChoice, PriorChoice};
@@ -285,6 +285,21 @@ pub static PARAMS: &[ParamSpec] = &[
         "the network of hexhex boards: built-in, or a network file of oust train-net",
         |e| e.settings.net_names[1],
         |e, v| { load_net(e, v, Family::Hex)? }
+    ),
+    param!(
+        "net_precision",
+        "how the network is computed: int8 (8-bit integers, the default, the same results on every machine) or float (32-bit floats, the reference, about 2.5 times slower)",
+        |e| e.settings.precision.name(),
+        |e, v| {
+            e.settings.precision =
+                Precision::parse(v).ok_or_else(|| format!("expected int8 or float, got '{v}'"))?
+        }
+    ),
+    param!(
+        "eval_cache_mb",
+        "megabytes of the cache of the network's evaluations, shared by the engine's searches, 0 (none) to 4096",
+        |e| e.settings.eval_cache.megabytes(),
+        |e, v| { e.settings.eval_cache = Arc::new(EvalCache::new(number(v, 0, 4096)?)) }
     ),
     param!(
         "prior_capture",

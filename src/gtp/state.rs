@@ -5,15 +5,15 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::net::{self, Family, Net};
+use crate::net::{self, Family, Net, Precision};
 use crate::notation::Notation;
 use crate::rng::Rng;
 use crate::rules::{Color, Game, Geometry, Move, Shape, Status};
 use crate::search::learned::Model;
 use crate::search::time::{Clock, TimeSystem, moves_left};
 use crate::search::{
-    Config, Control, Limits, NET_C_PUCT, NET_FPU_REDUCTION, NET_LAMBDA, NetEval, PlayerKind,
-    Priors, Request, SearchResult, Searcher, Setup, nodes_for_megabytes,
+    Config, Control, EvalCache, Limits, NET_C_PUCT, NET_FPU_REDUCTION, NET_LAMBDA, NetEval,
+    PlayerKind, Priors, Request, SearchResult, Searcher, Setup, nodes_for_megabytes,
 };
 
 use super::error::GtpError;
@@ -130,6 +130,11 @@ pub struct Settings {
     pub nets: [Arc<Net>; 2],
     /// Where each network came from: `built-in`, or the file given to `net_square` or `net_hex`.
     pub net_names: [String; 2],
+    /// How the network is computed: in integers (the default) or in floats (the reference).
+    pub precision: Precision,
+    /// The cache of the network's evaluations, shared by every search of the engine (a new network or precision
+    /// empties it).
+    pub eval_cache: Arc<EvalCache>,
     /// The temperature of the move's draw from the search ([`crate::search::Setup::temperature`]); 0 plays the
     /// best move.
     pub temperature: f64,
@@ -160,6 +165,7 @@ impl Settings {
         self.lambda = d.lambda;
         self.nets = d.nets;
         self.net_names = d.net_names;
+        self.precision = d.precision;
         if let Some(spec) = level.spec(shape) {
             self.player = spec.player;
             self.playouts = spec.playouts;
@@ -171,6 +177,9 @@ impl Settings {
         self.level = Some(level);
     }
 }
+
+/// The evaluation cache's size at the defaults, in megabytes.
+pub const EVAL_CACHE_MB: usize = 24;
 
 /// The independent searches `oust-judge` shares its limits between.
 pub const JUDGE_SEARCHES: usize = 4;
@@ -200,6 +209,8 @@ impl Default for Settings {
             lambda: None,
             nets: [net::built_in(Family::Square), net::built_in(Family::Hex)],
             net_names: [BUILT_IN_WEIGHTS.to_string(), BUILT_IN_WEIGHTS.to_string()],
+            precision: Precision::default(),
+            eval_cache: Arc::new(EvalCache::new(EVAL_CACHE_MB)),
             temperature: 0.0,
             level: Some(Level::Full),
         }
@@ -495,11 +506,14 @@ impl Engine {
         let fpu_reduction = s.fpu_reduction.unwrap_or_else(|| priors.fpu_reduction());
         let shape = self.game.position().geometry().shape();
         let family = Family::of(shape);
-        let net =
-            (s.evaluator.uses_network(shape) && s.player == PlayerKind::Mcts).then(|| NetEval {
-                net: s.nets[family as usize].clone(),
-                lambda: s.lambda.unwrap_or(NET_LAMBDA),
-            });
+        let net = (s.evaluator.uses_network(shape) && s.player == PlayerKind::Mcts).then(|| {
+            NetEval::new(
+                s.nets[family as usize].clone(),
+                s.lambda.unwrap_or(NET_LAMBDA),
+                s.precision,
+            )
+            .with_cache(s.eval_cache.clone())
+        });
         // With the network's value, a leaf is worth expanding at its first visit (its evaluation gives the priors
         // too); with playouts alone (lambda 1) the network's priors wait for `expand_visits` visits.
         let (c_puct, fpu_reduction, expand_visits) = match &net {

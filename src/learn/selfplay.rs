@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::matches::random_opening;
-use crate::net::{Family, Net};
+use crate::net::{Family, Net, Precision};
 use crate::rules::{Game, Geometry, Move, Shape, Status};
 use crate::search::learned::last_placement;
 use crate::search::{
@@ -36,6 +36,8 @@ pub struct SelfplayConfig {
     /// A Gumbel root search over this many sampled moves ([`crate::search::gumbel`]) with `playouts`
     /// simulations, instead of PUCT's: the data's policy targets are then its improved policy.
     pub gumbel: Option<usize>,
+    /// How the network is computed, when it evaluates the leaves.
+    pub precision: Precision,
 }
 
 impl SelfplayConfig {
@@ -56,6 +58,7 @@ impl SelfplayConfig {
             priors: "handmade".into(),
             nets: None,
             gumbel: None,
+            precision: Precision::default(),
         }
     }
 
@@ -86,10 +89,11 @@ pub fn play_game(cfg: &SelfplayConfig, number: u64) -> Result<GameData, String> 
     let mut setup = cfg.setup.clone();
     if let Some(nets) = &cfg.nets {
         // The search of the engine's `evaluator network` at its constants.
-        setup.config.net = Some(NetEval {
-            net: nets[Family::of(board) as usize].clone(),
-            lambda: NET_LAMBDA,
-        });
+        setup.config.net = Some(NetEval::new(
+            nets[Family::of(board) as usize].clone(),
+            NET_LAMBDA,
+            cfg.precision,
+        ));
         setup.config.expand_visits = 1;
         setup.config.c_puct = NET_C_PUCT;
         setup.config.fpu_reduction = NET_FPU_REDUCTION;

@@ -223,7 +223,9 @@ mod wide {
                         // SAFETY: ((g + 1) * c + v * 8) * 4 + 32 <= groups * c * 4 = wk.len() (groups is even).
                         unsafe {
                             w0[v] = _mm256_loadu_si256(wk.as_ptr().add((g * c + v * 8) * 4).cast());
-                            w1[v] = _mm256_loadu_si256(wk.as_ptr().add(((g + 1) * c + v * 8) * 4).cast());
+                            w1[v] = _mm256_loadu_si256(
+                                wk.as_ptr().add(((g + 1) * c + v * 8) * 4).cast(),
+                            );
                         }
                     }
                     for r in 0..R {
@@ -280,7 +282,9 @@ mod tests {
                         .wrapping_add(1442695040888963407);
                     (state >> 33) as u32
                 };
-                let mut x: Vec<u8> = (0..(cells + 1) * cin).map(|_| (next() % 128) as u8).collect();
+                let mut x: Vec<u8> = (0..(cells + 1) * cin)
+                    .map(|_| (next() % 128) as u8)
+                    .collect();
                 for v in x[cells * cin..].iter_mut() {
                     *v = 0;
                 }

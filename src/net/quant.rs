@@ -180,7 +180,8 @@ impl QuantNet {
             let wf = slice(p, w);
             let bf = slice(p, b);
             // Per output channel, the weights in units of the input's scale, and their scale.
-            let at = |k: usize, ci: usize, co: usize| wf[(k * d.cin + ci) * d.cout + co] * in_scale[ci];
+            let at =
+                |k: usize, ci: usize, co: usize| wf[(k * d.cin + ci) * d.cout + co] * in_scale[ci];
             let mut wscale = vec![0.0f32; d.cout];
             for (co, s) in wscale.iter_mut().enumerate() {
                 let mut m = 0.0f32;
@@ -196,7 +197,9 @@ impl QuantNet {
             for k in 0..d.k {
                 for ci in 0..d.cin {
                     for co in 0..d.cout {
-                        let q = (at(k, ci, co) / wscale[co]).round_ties_even().clamp(-TOP_W, TOP_W);
+                        let q = (at(k, ci, co) / wscale[co])
+                            .round_ties_even()
+                            .clamp(-TOP_W, TOP_W);
                         wq[((k * groups + ci / 4) * d.cout + co) * 4 + ci % 4] = q as i8;
                     }
                 }
@@ -236,7 +239,13 @@ impl QuantNet {
 
     /// The heads on the trunk's output `a` (`n` rows of activations): the policy's logit of a legal cell is a dot
     /// product in eight lanes of fixed order, and the value head pools the integers exactly before its float layers.
-    fn heads(&self, a: &[u8], input: &[f32], n: usize, row: &mut Vec<f32>) -> (Vec<(Point, f32)>, f32) {
+    fn heads(
+        &self,
+        a: &[u8],
+        input: &[f32],
+        n: usize,
+        row: &mut Vec<f32>,
+    ) -> (Vec<(Point, f32)>, f32) {
         let net = &self.net;
         let c = net.size.channels;
         let pb = net.params[net.layout.policy_b.at];
@@ -245,7 +254,10 @@ impl QuantNet {
             if input[i * INPUTS + 3] != 0.0 {
                 row.clear();
                 row.extend(a[i * c..(i + 1) * c].iter().map(|&v| f32::from(v)));
-                logits.push((Point::from_index(i), pb + super::kernels::dot(row, &self.policy_w)));
+                logits.push((
+                    Point::from_index(i),
+                    pb + super::kernels::dot(row, &self.policy_w),
+                ));
             }
         }
         softmax(&mut logits);
@@ -341,112 +353,83 @@ pub fn quantized(net: &Arc<Net>) -> Arc<QuantNet> {
 mod tests {
     use super::*;
 
-    #[test]
-    #[ignore]
-    fn experiment() {
-        for (family, shape) in [
-            (Family::Hex, Shape::Hex { side: 7 }),
-            (Family::Square, Shape::square(9)),
-            (Family::Square, Shape::square(19)),
-            (Family::Hex, Shape::Hex { side: 11 }),
-        ] {
-            let net = super::super::built_in(family);
-            let t0 = std::time::Instant::now();
-            let q = quantized(&net);
-            let made = t0.elapsed();
-            let geo = Arc::new(Geometry::new(shape).unwrap());
-            let mut rng = Rng::new(5);
-            let mut positions = Vec::new();
-            let mut legal = Vec::new();
-            while positions.len() < 200 {
-                let mut pos = Position::new(geo.clone());
-                let mut last = None;
-                for _ in 0..rng.below(geo.len()) {
-                    legal.clear();
+    /// Positions of seeded random games on `shape`, each with a legal placement.
+    fn positions(shape: Shape, count: usize) -> Vec<(Position, Option<Point>)> {
+        let geo = Arc::new(Geometry::new(shape).unwrap());
+        let mut rng = Rng::new(5);
+        let mut out = Vec::new();
+        let mut legal = Vec::new();
+        while out.len() < count {
+            let mut pos = Position::new(geo.clone());
+            let mut last = None;
+            for _ in 0..rng.below(geo.len()) {
+                legal.clear();
                 pos.legal_placements(&mut legal);
-                    if legal.is_empty() || pos.winner().is_some() {
-                        break;
-                    }
-                    let p = legal[rng.below(legal.len())];
-                    pos.place_unchecked(p);
-                    last = Some(p);
+                if legal.is_empty() {
+                    break;
                 }
-                let mut l = Vec::new();
-                pos.legal_placements(&mut l);
-                if !l.is_empty() {
-                    positions.push((pos, last));
-                }
+                let p = legal[rng.below(legal.len())];
+                pos.place_unchecked(p);
+                last = Some(p);
             }
-            let mut s1 = Scratch::default();
-            if std::env::var("ONLY_INT8").is_ok() && shape != (Shape::Hex { side: 7 }) {
-                continue;
+            legal.clear();
+            pos.legal_placements(&mut legal);
+            if !legal.is_empty() {
+                out.push((pos, last));
             }
-            let mut s2 = Scratch::default();
-            let (mut dv, mut maxdv, mut kl, mut top) = (0.0f64, 0.0f32, 0.0f64, 0);
-            let (mut zp, mut zq, mut zb, mut tp) = (0usize, 0usize, 0usize, 0usize);
-            for (pos, last) in &positions {
+        }
+        out
+    }
+
+    /// The integer network gives the same evaluation with the AVX2 kernels and the plain ones, and stays close to
+    /// the float network it was made from: on 40 positions of random games on each board, the values within 0.02
+    /// on average (0.15 at most) and the policies' best placement the same in 85% of them. Measured: 0.006 and
+    /// 0.003 on average on hex-7 and 9x9, the best placement the same in 95%.
+    #[test]
+    fn the_integer_network_agrees_with_itself_and_with_the_float_one() {
+        for shape in [
+            Shape::Hex { side: 7 },
+            Shape::square(9),
+            Shape::Hex { side: 4 },
+        ] {
+            let net = super::super::built_in(Family::of(shape));
+            let q = quantized(&net);
+            assert!(Arc::ptr_eq(&q, &quantized(&net)), "made once");
+            let (mut s1, mut s2) = (Scratch::default(), Scratch::default());
+            let (mut dv, mut top) = (0.0f32, 0);
+            let set = positions(shape, 40);
+            for (pos, last) in &set {
                 let a = net.evaluate(pos, *last, &mut s1);
                 let b = q.evaluate(pos, *last, &mut s2, Path::Auto);
-                let c = q.evaluate(pos, *last, &mut s2, Path::Plain);
-                assert_eq!(b, c);
-                for buf in [&s2.quant.t, &s2.quant.a] {
-                    for pair in buf.chunks_exact(8) {
-                        zp += usize::from(pair.iter().all(|&x| x == 0));
-                        zq += pair.chunks_exact(4).filter(|q| q.iter().all(|&x| x == 0)).count();
-                        zb += pair.iter().filter(|&&x| x == 0).count();
-                        tp += 1;
-                    }
-                }
-                dv += f64::from((a.value - b.value).abs());
-                maxdv = maxdv.max((a.value - b.value).abs());
-                for (x, y) in a.policy.iter().zip(&b.policy) {
-                    if x.1 > 0.0 {
-                        kl += f64::from(x.1) * (f64::from(x.1) / f64::from(y.1.max(1e-9))).ln();
-                    }
-                }
-                let am = a.policy.iter().max_by(|x, y| x.1.total_cmp(&y.1)).unwrap().0;
-                let bm = b.policy.iter().max_by(|x, y| x.1.total_cmp(&y.1)).unwrap().0;
-                top += usize::from(am == bm);
+                assert_eq!(b, q.evaluate(pos, *last, &mut s2, Path::Plain));
+                assert!(
+                    (a.value - b.value).abs() < 0.15,
+                    "{shape}: {} {}",
+                    a.value,
+                    b.value
+                );
+                dv += (a.value - b.value).abs();
+                let best = |e: &Evaluation| {
+                    e.policy
+                        .iter()
+                        .max_by(|x, y| x.1.total_cmp(&y.1))
+                        .unwrap()
+                        .0
+                };
+                top += usize::from(best(&a) == best(&b));
+                let total: f32 = b.policy.iter().map(|p| p.1).sum();
+                assert!((total - 1.0).abs() < 1e-4);
+                assert_eq!(
+                    a.policy.iter().map(|p| p.0).collect::<Vec<_>>(),
+                    b.policy.iter().map(|p| p.0).collect::<Vec<_>>()
+                );
             }
-            let n = positions.len() as f64;
-            let time = |f: &mut dyn FnMut(&Position, Option<Point>)| {
-                let t = std::time::Instant::now();
-                let mut k = 0;
-                while t.elapsed().as_secs_f64() < 1.0 {
-                    let (p, l) = &positions[k % positions.len()];
-                    f(p, *l);
-                    k += 1;
-                }
-                k as f64 / t.elapsed().as_secs_f64()
-            };
-            if std::env::var("ONLY_INT8").is_ok() {
-                let t = std::time::Instant::now();
-                let mut k = 0;
-                while t.elapsed().as_secs_f64() < 3.0 {
-                    let (p, l) = &positions[k % positions.len()];
-                    std::hint::black_box(q.evaluate(p, *l, &mut s2, Path::Auto));
-                    k += 1;
-                }
-                eprintln!("{shape}: {:.0}/s", k as f64 / 3.0);
-                continue;
-            }
-            let fr = time(&mut |p, l| {
-                std::hint::black_box(net.evaluate(p, l, &mut s1));
-            });
-            let qr = time(&mut |p, l| {
-                std::hint::black_box(q.evaluate(p, l, &mut s2, Path::Auto));
-            });
-            let pr = time(&mut |p, l| {
-                std::hint::black_box(q.evaluate(p, l, &mut s2, Path::Plain));
-            });
-            eprintln!("zero pairs {:.3} quads {:.3} bytes {:.3}", zp as f64 / tp as f64, zq as f64 / tp as f64 / 2.0, zb as f64 / tp as f64 / 8.0);
-            eprintln!(
-                "{shape}: made in {made:?}; |dv| mean {:.4} max {maxdv:.4}; KL {:.5}; top1 {:.3}; float {fr:.0}/s int8 {qr:.0}/s ({:.2}x) plain {pr:.0}/s",
-                dv / n,
-                kl / n,
-                top as f64 / n,
-                qr / fr
+            assert!(
+                dv / 40.0 < 0.02,
+                "{shape}: mean value difference {}",
+                dv / 40.0
             );
+            assert!(top >= 34, "{shape}: the same best placement in {top} of 40");
         }
     }
 }

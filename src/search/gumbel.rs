@@ -231,12 +231,7 @@ impl Searcher {
         // The network's own value of the root for the side to move, or the root's first result.
         let raw = match &config.net {
             Some(eval) => {
-                let last = match pos.last_move() {
-                    Some((_, Move::Place(p))) => Some(p),
-                    _ => None,
-                };
-                eval.net
-                    .evaluate(pos, last, &mut crate::net::Scratch::default())
+                eval.evaluate(pos, &mut crate::net::Scratch::default())
                     .value
             }
             None => {
@@ -304,10 +299,11 @@ mod tests {
 
     fn network_setup() -> Setup {
         let mut setup = Setup::default();
-        setup.config.net = Some(NetEval {
-            net: built_in(Family::Hex),
-            lambda: 0.0,
-        });
+        setup.config.net = Some(NetEval::new(
+            built_in(Family::Hex),
+            0.0,
+            crate::net::Precision::Float,
+        ));
         setup.config.expand_visits = 1;
         setup.config.c_puct = NET_C_PUCT;
         setup.config.fpu_reduction = NET_FPU_REDUCTION;

@@ -8,11 +8,12 @@ use std::time::{Duration, Instant};
 use crate::rng::Rng;
 use crate::rules::{Color, Move, Outcome, Point, Position};
 
+use super::evaluator::NetEval;
 use super::learned::Model;
 use super::playout::random_playout;
 use super::policy::{PriorWeights, biased_playout, priors, uniform};
 use super::tree::{EXPANDED, LEAF, MAX_ROOT_VISITS, Padded, Tree, WIN};
-use crate::net::{Net, Scratch as NetScratch};
+use crate::net::Scratch as NetScratch;
 
 /// Which tree search runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,16 +64,6 @@ impl Priors {
             Priors::Learned(_) => LEARNED_FPU_REDUCTION,
         }
     }
-}
-
-/// The network that evaluates the leaves of a search, and how its value mixes with a playout's result.
-#[derive(Clone, Debug, PartialEq)]
-pub struct NetEval {
-    /// The network, of the board's family.
-    pub net: Arc<Net>,
-    /// The weight of a playout's result in a leaf's value (AlphaGo's lambda): 0 takes the network's value alone, 1
-    /// the playout's alone (the network then gives only the priors).
-    pub lambda: f32,
 }
 
 /// The exploration constant of a search with the network (`cpuct auto`).
@@ -426,12 +417,8 @@ pub fn move_priors(cfg: &Config, pos: &Position, out: &mut Vec<(Move, f32)>) {
 
 /// The network's evaluation of `w.pos`: the priors of its legal moves into `w.moves`, sorted best first, and the
 /// side to move's chance to win.
-fn net_priors(net: &Net, w: &mut Worker) -> f32 {
-    let last = match w.pos.last_move() {
-        Some((_, Move::Place(p))) => Some(p),
-        _ => None,
-    };
-    let e = net.evaluate(&w.pos, last, &mut w.net);
+fn net_priors(eval: &NetEval, w: &mut Worker) -> f32 {
+    let e = eval.evaluate(&w.pos, &mut w.net);
     w.moves.clear();
     if e.policy.is_empty() {
         if let Some(Move::Pass) = w.pos.legal_moves().first() {
@@ -450,11 +437,7 @@ fn net_priors(net: &Net, w: &mut Worker) -> f32 {
 fn net_value(sh: &Shared, eval: &NetEval, w: &mut Worker) -> Leaf {
     let me = w.pos.to_move();
     let v = if eval.lambda < 1.0 {
-        let last = match w.pos.last_move() {
-            Some((_, Move::Place(p))) => Some(p),
-            _ => None,
-        };
-        eval.net.evaluate(&w.pos, last, &mut w.net).value
+        eval.evaluate(&w.pos, &mut w.net).value
     } else {
         0.5
     };
@@ -481,7 +464,7 @@ fn expand(sh: &Shared, id: u32, w: &mut Worker) -> Option<f32> {
     let mut value = None;
     match sh.cfg.flavor {
         Flavor::Knowledge => match (&sh.cfg.net, &sh.cfg.priors) {
-            (Some(eval), _) => value = Some(net_priors(&eval.net, w)),
+            (Some(eval), _) => value = Some(net_priors(eval, w)),
             (None, _) => move_priors(sh.cfg, &w.pos, &mut w.moves),
         },
         Flavor::Plain => {

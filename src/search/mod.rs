@@ -3,6 +3,7 @@
 //! [`Searcher`] owns the search tree between moves, so that the subtree below the moves played since the last
 //! search is reused.
 
+mod evaluator;
 pub mod gumbel;
 pub mod learned;
 pub mod mcts;
@@ -15,10 +16,11 @@ mod tree;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+pub use evaluator::{CacheStats, EvalCache, NetEval};
 pub use gumbel::{Gumbel, GumbelResult};
 pub use mcts::{
     Config, Control, FORCED_SHARE, Flavor, Limits, MoveStats, NET_C_PUCT, NET_FPU_REDUCTION,
-    NET_LAMBDA, NetEval, Priors, RootInfo, combined_loss, judged_loss,
+    NET_LAMBDA, Priors, RootInfo, combined_loss, judged_loss,
 };
 pub use playout::{PlayoutResult, play_random, random_playout};
 pub use simple::choose_quick;
