@@ -31,18 +31,18 @@ fn bench_shows_each_workload_on_stderr_and_only_json_on_stdout() {
         "{stdout}"
     );
     let steps: Vec<&str> = stderr.lines().collect();
-    assert_eq!(steps.len(), 21, "{stderr}");
-    assert_eq!(steps[0], "bench [1/21] random playouts on 9x9 (0.01 s)");
-    assert_eq!(steps[3], "bench [4/21] random playouts on hex7 (0.01 s)");
-    assert_eq!(steps[10], "bench [11/21] MCTS on hex7, 2 threads (0.02 s)");
+    assert_eq!(steps.len(), 23, "{stderr}");
+    assert_eq!(steps[0], "bench [1/23] random playouts on 9x9 (0.01 s)");
+    assert_eq!(steps[3], "bench [4/23] random playouts on hex7 (0.01 s)");
+    assert_eq!(steps[10], "bench [11/23] MCTS on hex7, 2 threads (0.02 s)");
     // A game's first moves at the defaults (solver, evaluator, tree reuse), 1 and 2 threads, hex-7 and hex-5.
     assert_eq!(
         steps[11],
-        "bench [12/21] 4 moves of a game at the defaults on hex7, 1 thread (0.04 s)"
+        "bench [12/23] 4 moves of a game at the defaults on hex7, 1 thread (0.04 s)"
     );
     assert_eq!(
         steps[14],
-        "bench [15/21] 4 moves of a game at the defaults on hex5, 2 threads (0.04 s)"
+        "bench [15/23] 4 moves of a game at the defaults on hex5, 2 threads (0.04 s)"
     );
     assert!(
         Regex::new(
@@ -53,21 +53,30 @@ fn bench_shows_each_workload_on_stderr_and_only_json_on_stdout() {
         "{stdout}"
     );
     // The networks: the shipped one and two other sizes, on hex-7 and 9x9.
+    // The shipped one in int8 (the engine's default) and in float (the reference).
     assert!(
-        steps[15].starts_with("bench [16/21] shipped network "),
+        steps[15].starts_with("bench [16/23] shipped network "),
         "{stderr}"
     );
-    assert!(steps[15].ends_with(" on hex7 (0.01 s)"), "{stderr}");
-    assert_eq!(
-        steps[16],
-        "bench [17/21] network 2x16 (value 32) on hex7 (0.01 s)"
+    assert!(steps[15].ends_with(" in int8 on hex7 (0.01 s)"), "{stderr}");
+    assert!(
+        steps[16].ends_with(" in float on hex7 (0.01 s)"),
+        "{stderr}"
     );
     assert_eq!(
-        steps[20],
-        "bench [21/21] network 6x48 (value 32) on 9x9 (0.01 s)"
+        steps[17],
+        "bench [18/23] network 2x16 (value 32) in int8 on hex7 (0.01 s)"
+    );
+    assert_eq!(
+        steps[22],
+        "bench [23/23] network 6x48 (value 32) in int8 on 9x9 (0.01 s)"
     );
     assert!(
-        stdout.contains("\"net_evals_per_cpu_s\": {\"hex7\": {\"shipped "),
+        stdout.contains("\"game_eval_cache_hit_rate\": {\"hex7\": {\"1\": 0."),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\"net_evals_per_cpu_s\": {\"hex7\": {\"shipped 4x32\": "),
         "{stdout}"
     );
     // The help describes what it measures: not only single-threaded work.

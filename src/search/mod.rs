@@ -470,7 +470,7 @@ impl Searcher {
         } else {
             stop
         };
-        let run = mcts::run(
+        let mut run = mcts::run(
             &mut kept.tree,
             pos,
             &config,
@@ -481,16 +481,42 @@ impl Searcher {
             interval,
             monitor,
         );
+        if flavor == Flavor::Knowledge
+            && interval.is_none()
+            && kept.tree.node(kept.tree.root()).state() != EXPANDED
+        {
+            // No iteration ran (the solver's share took the whole budget, or the budget was nothing): a move rests
+            // at least on the root's evaluation (the network's policy, or the priors and one playout), about 0.2 ms.
+            let one = Limits {
+                playouts: Some(1),
+                time: None,
+            };
+            let more = mcts::run(
+                &mut kept.tree,
+                pos,
+                &config,
+                one,
+                1,
+                seed,
+                &never,
+                None,
+                monitor,
+            );
+            run.playouts += more.playouts;
+        }
         result.playouts = run.playouts;
         let searched = start.elapsed();
         let pruning = kept.tree.pruning_time().saturating_sub(pruned_before);
         let root = kept.tree.node(kept.tree.root());
         if root.state() == EXPANDED && !root.children().is_empty() {
-            result.best = Some(
-                kept.tree
-                    .node(mcts::best_child(&kept.tree, kept.tree.root()))
-                    .mv(),
-            );
+            let unvisited = root.children().all(|c| kept.tree.node(c).visits() == 0);
+            let best = if unvisited {
+                // Only the root's evaluation: its priors' favourite (children come best first).
+                root.children().start
+            } else {
+                mcts::best_child(&kept.tree, kept.tree.root())
+            };
+            result.best = Some(kept.tree.node(best).mv());
         } else if flavor == Flavor::Knowledge && stop.load(Ordering::SeqCst) {
             // No iteration ran although the short search of a stopped move should have (it should not happen, but a
             // move must be answered): the priors' most likely move, which the policy player plays at temperature 0.
