@@ -335,36 +335,49 @@ fn a_network_file_that_is_missing_damaged_or_of_the_other_family_is_refused_and_
     );
 }
 
-/// The shipped networks' moves at a fixed number of visits, one thread and a seed: a change to the networks, the
-/// inputs or the search shows here.
+/// The shipped networks' moves at a fixed number of visits, one thread and a seed, in int8 (the default) and in
+/// float (the reference, whose moves are those of the engine before int8): a change to the networks, the inputs,
+/// the quantization or the search shows here.
 #[test]
 fn the_shipped_networks_play_these_moves() {
     let script = "genmove b\ngenmove w\ngenmove b\ngenmove w\n";
     let mut answers = Vec::new();
-    for size in ["9", "hex5"] {
-        let out = run_binary(
-            &[
-                "--size",
-                size,
-                "--threads",
-                "1",
-                "--playouts",
-                "300",
-                "--seed",
-                "1",
-                "--set",
-                "evaluator=network",
-            ],
-            script.as_bytes(),
-        );
-        answers.push(
-            String::from_utf8_lossy(&out.stdout)
-                .replace("\n\n", " ")
-                .trim()
-                .to_string(),
-        );
+    for precision in ["int8", "float"] {
+        for size in ["9", "hex5"] {
+            let out = run_binary(
+                &[
+                    "--size",
+                    size,
+                    "--threads",
+                    "1",
+                    "--playouts",
+                    "300",
+                    "--seed",
+                    "1",
+                    "--set",
+                    "evaluator=network",
+                    "--set",
+                    &format!("net_precision={precision}"),
+                ],
+                script.as_bytes(),
+            );
+            answers.push(
+                String::from_utf8_lossy(&out.stdout)
+                    .replace("\n\n", " ")
+                    .trim()
+                    .to_string(),
+            );
+        }
     }
-    assert_eq!(answers, ["= B2 = E2 = B4 = D3", "= H8 = E8 = C5 = E2"]);
+    assert_eq!(
+        answers,
+        [
+            "= B2 = E2 = G3 = C7",
+            "= B5 = B2 = H5 = E7",
+            "= B2 = E2 = B4 = D3",
+            "= H8 = E8 = C5 = E2"
+        ]
+    );
 }
 
 /// `evaluator auto` (the default) is the network on the boards where it measured stronger at equal time, square and
@@ -708,9 +721,37 @@ fn self_play_records_its_network_and_a_fit_says_which_networks_played_its_data()
     assert!(
         games
             .iter()
-            .all(|l| l.ends_with(&format!(" priors=network:{file} net={sum}"))),
+            .all(|l| l.ends_with(&format!(" priors=network-int8:{file} net={sum}"))),
         "{games:?}"
     );
+    // Data of the integer network is not resumed with the float one: the priors it records differ.
+    let (code, _, err) = run(&[
+        "selfplay",
+        "--boards",
+        "hex3",
+        "--games",
+        "4",
+        "--playouts",
+        "8",
+        "--priors",
+        "network",
+        "--net",
+        &file,
+        "--seed",
+        "4",
+        "--out",
+        &data,
+        "--precision",
+        "float",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!(
+            "priors network-int8:{file}, PUCT), which is not game 0 of this run"
+        )),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&data).unwrap(), text);
     // The same file now holds another network: the run is not resumed with it, and the data stays as it was.
     let mut net = Net::from_bytes(&shipped, "shipped").unwrap();
     net.params_mut()[0] += 0.5;
@@ -749,4 +790,67 @@ fn self_play_records_its_network_and_a_fit_says_which_networks_played_its_data()
         report.contains(&format!("\nplayed by the networks {sum} (2 games)\n")),
         "{report}"
     );
+}
+
+/// A seeded search with the integer network plays the same moves on the AVX2 kernels and on the plain loop (forced
+/// here, as on a machine without AVX2), and the same with or without the evaluation cache, however small: the cache
+/// gives back exactly what the network computes. The float network, the reference, plays its own moves.
+#[test]
+fn the_integer_network_plays_the_same_moves_on_both_kernels_and_with_its_cache() {
+    use oust::net::Precision;
+    use oust::rules::Game;
+    use oust::search::{
+        Control, EvalCache, NET_C_PUCT, NET_FPU_REDUCTION, NetEval, Request, Searcher, Setup,
+    };
+    let play = |shape: Shape, eval: &dyn Fn() -> NetEval| {
+        let mut game = Game::new(Arc::new(Geometry::new(shape).unwrap()));
+        let mut setup = Setup {
+            threads: 1,
+            ..Setup::default()
+        };
+        setup.config.expand_visits = 1;
+        setup.config.c_puct = NET_C_PUCT;
+        setup.config.fpu_reduction = NET_FPU_REDUCTION;
+        let mut searcher = Searcher::default();
+        let mut moves = Vec::new();
+        for i in 0..6 {
+            setup.config.net = Some(eval());
+            let request = Request::playouts(150, 7 + i);
+            let result = searcher.search(&game, &setup, &request, &mut |_| Control::Continue);
+            let mv = result.best.unwrap();
+            let color = game.position().to_move();
+            game.play(color, mv).unwrap();
+            moves.push(mv);
+        }
+        moves
+    };
+    for shape in [Shape::square(9), Shape::Hex { side: 5 }] {
+        let net = oust::net::built_in(Family::of(shape));
+        let int8 = || NetEval::new(net.clone(), 0.0, Precision::Int8);
+        let wide = play(shape, &int8);
+        assert_eq!(wide, play(shape, &|| int8().plain_kernels()), "{shape}");
+        let cache = Arc::new(EvalCache::new(8));
+        assert_eq!(
+            wide,
+            play(shape, &|| int8().with_cache(cache.clone())),
+            "{shape}"
+        );
+        let stats = cache.take_stats();
+        assert!(
+            stats.hits > 0 && stats.hits < stats.lookups,
+            "{shape}: {stats:?}"
+        );
+        // A cache of no bytes, which keeps nothing, changes nothing either.
+        let tiny = Arc::new(EvalCache::new(0));
+        assert_eq!(
+            wide,
+            play(shape, &|| int8().with_cache(tiny.clone())),
+            "{shape}"
+        );
+        let float = play(shape, &|| NetEval::new(net.clone(), 0.0, Precision::Float));
+        assert_ne!(
+            wide, float,
+            "{shape}: the two precisions should differ for the test to tell"
+        );
+    }
 }

@@ -139,6 +139,7 @@ fn every_parameter_reads_back_what_was_set() {
             "priors" => "handmade",
             "weights" | "net_square" | "net_hex" => "built-in",
             "evaluator" => "network",
+            "net_precision" => "float",
             _ => "3",
         };
         let out = send(

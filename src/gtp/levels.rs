@@ -150,6 +150,7 @@ pub const LEVEL_FIXES: &[&str] = &[
     "lambda",
     "net_square",
     "net_hex",
+    "net_precision",
 ];
 
 /// True when a level fixes the parameter `name` (spelt with `_` or `-`), or `name` is `level` itself.
