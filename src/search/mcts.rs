@@ -10,8 +10,8 @@ use crate::rules::{Color, Move, Outcome, Point, Position};
 
 use super::evaluator::NetEval;
 use super::learned::Model;
-use super::playout::random_playout;
-use super::policy::{PriorWeights, biased_playout, priors, uniform};
+use super::leaves::{Leaf, Leaves};
+use super::policy::{PriorWeights, priors};
 use super::tree::{EXPANDED, LEAF, MAX_ROOT_VISITS, Padded, Tree, WIN};
 use crate::net::Scratch as NetScratch;
 
@@ -182,12 +182,12 @@ pub enum Control {
 
 /// Scratch space of one search thread.
 pub(super) struct Worker {
-    pos: Position,
+    pub(super) pos: Position,
     path: Vec<u32>,
-    moves: Vec<(Move, f32)>,
-    buf: Vec<Point>,
-    rng: Rng,
-    net: NetScratch,
+    pub(super) moves: Vec<(Move, f32)>,
+    pub(super) buf: Vec<Point>,
+    pub(super) rng: Rng,
+    pub(super) net: NetScratch,
 }
 
 impl Worker {
@@ -235,7 +235,8 @@ struct Shared<'a> {
     root: &'a Position,
     cfg: &'a Config,
     limit: u64,
-    move_cap: usize,
+    /// What evaluates the leaves.
+    leaves: Leaves<'a>,
     /// Set from outside to stop the search; never written here.
     stop: &'a AtomicBool,
     playouts: Padded<AtomicU64>,
@@ -267,34 +268,13 @@ impl<'a> Shared<'a> {
             root,
             cfg,
             limit,
-            move_cap: root.geometry().len() * 50,
+            leaves: Leaves::new(cfg, root.geometry().len()),
             stop,
             playouts: Padded(AtomicU64::new(done)),
             halt: Padded(AtomicBool::new(false)),
             deadline,
             longest_step: Padded(AtomicU64::new(0)),
             may_prune: Padded(AtomicBool::new(false)),
-        }
-    }
-}
-
-/// What a descent found at its end: a game's result, or a network's value for a side.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Leaf {
-    Outcome(Outcome),
-    /// The chance that this colour wins.
-    Value(Color, f32),
-}
-
-impl Leaf {
-    /// Black's share of a win.
-    fn black(self) -> f32 {
-        match self {
-            Leaf::Outcome(Outcome::Win(Color::Black)) => 1.0,
-            Leaf::Outcome(Outcome::Win(Color::White)) => 0.0,
-            Leaf::Outcome(Outcome::Draw) => 0.5,
-            Leaf::Value(Color::Black, v) => v,
-            Leaf::Value(Color::White, v) => 1.0 - v,
         }
     }
 }
@@ -415,74 +395,17 @@ pub fn move_priors(cfg: &Config, pos: &Position, out: &mut Vec<(Move, f32)>) {
     }
 }
 
-/// The network's evaluation of `w.pos`: the priors of its legal moves into `w.moves`, sorted best first, and the
-/// side to move's chance to win.
-fn net_priors(eval: &NetEval, w: &mut Worker) -> f32 {
-    let e = eval.evaluate(&w.pos, &mut w.net);
-    w.moves.clear();
-    if e.policy.is_empty() {
-        if let Some(Move::Pass) = w.pos.legal_moves().first() {
-            w.moves.push((Move::Pass, 1.0));
-        }
-    } else {
-        w.moves
-            .extend(e.policy.iter().map(|&(p, prior)| (Move::Place(p), prior)));
-        // Best first; equal priors in point order.
-        w.moves.sort_by(|a, b| b.1.total_cmp(&a.1));
-    }
-    e.value
-}
-
-/// The side to move's value of `w.pos` from the network alone, or mixed with a playout.
-fn net_value(sh: &Shared, eval: &NetEval, w: &mut Worker) -> Leaf {
-    let me = w.pos.to_move();
-    let v = if eval.lambda < 1.0 {
-        eval.evaluate(&w.pos, &mut w.net).value
-    } else {
-        0.5
-    };
-    mix(sh, eval, w, me, v)
-}
-
-/// The value `v` for `me` mixed with a playout from `w.pos` by the network's lambda.
-fn mix(sh: &Shared, eval: &NetEval, w: &mut Worker, me: Color, v: f32) -> Leaf {
-    if eval.lambda <= 0.0 {
-        return Leaf::Value(me, v);
-    }
-    let z = match playout(sh, w) {
-        Outcome::Win(c) if c == me => 1.0,
-        Outcome::Win(_) => 0.0,
-        Outcome::Draw => 0.5,
-    };
-    Leaf::Value(me, (1.0 - eval.lambda) * v + eval.lambda * z)
-}
-
 /// Creates the children of leaf `id` at position `pos`; a finished game gets a proof instead. With a network,
 /// returns its value of the position for the side to move.
 fn expand(sh: &Shared, id: u32, w: &mut Worker) -> Option<f32> {
     let node = sh.tree.node(id);
-    let mut value = None;
-    match sh.cfg.flavor {
-        Flavor::Knowledge => match (&sh.cfg.net, &sh.cfg.priors) {
-            (Some(eval), _) => value = Some(net_priors(eval, w)),
-            (None, _) => move_priors(sh.cfg, &w.pos, &mut w.moves),
-        },
-        Flavor::Plain => {
-            uniform(&w.pos, &mut w.moves);
-            // Plain UCT tries unvisited moves in random order.
-            for i in (1..w.moves.len()).rev() {
-                let j = w.rng.below(i + 1);
-                w.moves.swap(i, j);
-            }
-        }
-    }
+    let value = sh.leaves.priors(w);
     if w.moves.is_empty() {
         node.set_proof(w.pos.winner().map_or(Outcome::Draw, Outcome::Win));
         node.finish_expand(0, 0);
         return None;
     }
-    if sh.cfg.flavor == Flavor::Knowledge && w.pos.swap_available() {
-        // (Plain UCT's uniform list has it already.)
+    if sh.leaves.adds_swap() && w.pos.swap_available() {
         add_swap(&mut w.moves);
     }
     match sh.tree.alloc_children(&w.moves, w.pos.to_move()) {
@@ -500,23 +423,6 @@ fn add_swap(moves: &mut Vec<(Move, f32)>) {
     let total: f32 = moves.iter().map(|m| m.1).sum();
     for m in moves.iter_mut() {
         m.1 /= total;
-    }
-}
-
-/// Plays the rest of the game from `w.pos` and returns how it ended.
-fn playout(sh: &Shared, w: &mut Worker) -> Outcome {
-    // The generator's state stays in a local for the whole playout, out of the worker's memory.
-    let mut rng = w.rng.clone();
-    let outcome = playout_with(sh, &mut w.pos, &mut rng, &mut w.buf);
-    w.rng = rng;
-    outcome
-}
-
-fn playout_with(sh: &Shared, pos: &mut Position, rng: &mut Rng, buf: &mut Vec<Point>) -> Outcome {
-    if sh.cfg.flavor == Flavor::Knowledge && sh.cfg.playout_candidates > 0 {
-        biased_playout(pos, rng, sh.cfg.playout_candidates, buf, sh.move_cap)
-    } else {
-        random_playout(pos, rng, buf, sh.move_cap).outcome
     }
 }
 
@@ -606,21 +512,16 @@ fn iterate(sh: &Shared, w: &mut Worker) {
             {
                 let me = w.pos.to_move();
                 let value = expand(sh, id, w);
-                match (&sh.cfg.net, value) {
-                    // A proven node ends the descent at the next step; a network's node here.
-                    (Some(eval), Some(v)) if node.proof().is_none() => {
-                        break mix(sh, eval, w, me, v);
-                    }
-                    (Some(_), _) if node.state() == EXPANDED => {}
-                    (Some(eval), _) => break net_value(sh, eval, w),
-                    (None, _) if node.state() != EXPANDED => break Leaf::Outcome(playout(sh, w)),
-                    (None, _) => {}
+                match value {
+                    // The evaluator valued the new node on the way (the network): that is the leaf's worth.
+                    Some(v) if node.proof().is_none() => break sh.leaves.mix(w, me, v),
+                    // Expanded without a value, or proven (the proof ends the descent at the next step): go on.
+                    _ if node.state() == EXPANDED => {}
+                    // Not expanded after all (the tree filled): a leaf.
+                    _ => break sh.leaves.leaf(w),
                 }
             }
-            _ => match &sh.cfg.net {
-                Some(eval) => break net_value(sh, eval, w),
-                None => break Leaf::Outcome(playout(sh, w)),
-            },
+            _ => break sh.leaves.leaf(w),
         }
     };
     // The result in the colours of each node's parent, from the leaf up: a swap exchanges them. A fractional
@@ -1019,7 +920,7 @@ mod tests {
             let cfg = Config::default();
             let never = AtomicBool::new(false);
             let sh = Shared {
-                move_cap: 200,
+                leaves: Leaves::new(&cfg, root.geometry().len()).with_move_cap(200),
                 ..Shared::new(&tree, &root, &cfg, &never, (0, u64::MAX), None)
             };
             let mut w = Worker {

@@ -6,6 +6,7 @@
 mod evaluator;
 pub mod gumbel;
 pub mod learned;
+mod leaves;
 pub mod mcts;
 mod playout;
 pub mod policy;
