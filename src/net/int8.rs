@@ -42,7 +42,10 @@ pub enum Path {
 /// # Panics
 /// When a slice is shorter than the shape needs, or a neighbour names a row beyond `x`.
 pub fn conv(s: &Shape, nbr: &[u32], x: &[u8], w: &[i8], out: &mut [i32], path: Path) {
-    assert!(s.cin % 8 == 0, "input channels in pairs of groups of four");
+    assert!(
+        s.cin.is_multiple_of(8),
+        "input channels in pairs of groups of four"
+    );
     let rows = nbr.len() / s.k;
     assert!(w.len() >= s.weights() && out.len() >= rows * s.cout);
     let limit = x.len() / s.cin.max(1);
@@ -106,12 +109,12 @@ pub fn requantize(
     path: Path,
 ) {
     let c = mul.len();
-    assert!(bias.len() == c && acc.len() == out.len() && out.len() % c.max(1) == 0);
+    assert!(bias.len() == c && acc.len() == out.len() && out.len().is_multiple_of(c.max(1)));
     if let Some((s, r)) = skip {
         assert!(s.len() == out.len() && r.len() == c);
     }
     #[cfg(target_arch = "x86_64")]
-    if path == Path::Auto && c % 8 == 0 && super::kernels::wide() {
+    if path == Path::Auto && c.is_multiple_of(8) && super::kernels::wide() {
         // SAFETY: the CPU has AVX2, checked just above; the lengths were asserted.
         return unsafe { wide::requantize(acc, mul, bias, skip, out) };
     }
