@@ -664,7 +664,19 @@ impl Engine {
             setup.temperature = 0.0;
         }
         setup.config.forced = forced;
-        self.searcher
-            .search(&self.game, &setup, &request, &mut |_| Control::Continue)
+        let result = self
+            .searcher
+            .search(&self.game, &setup, &request, &mut |_| Control::Continue);
+        if setup.config.net.is_some() {
+            let cache = self.settings.eval_cache.take_stats();
+            log::debug!(
+                "eval cache: {} of {} evaluations found ({:.1}%), {:.1} MB held",
+                cache.hits,
+                cache.lookups,
+                100.0 * cache.rate(),
+                self.settings.eval_cache.bytes() as f64 / (1 << 20) as f64
+            );
+        }
+        result
     }
 }
