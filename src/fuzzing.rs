@@ -307,8 +307,7 @@ fn command(engine: &mut Engine, line: &str) -> Result<Reply, String> {
 fn assert_same_game(a: &Game, b: &Game, what: &str) {
     assert_eq!(a.start(), b.start(), "{what}: start positions");
     assert_eq!(a.position(), b.position(), "{what}: positions");
-    let moves =
-        |g: &Game| -> Vec<(Color, Move)> { g.records().iter().map(|r| (r.color, r.mv)).collect() };
+    let moves = |g: &Game| -> Vec<(Color, Move)> { g.line() };
     assert_eq!(moves(a), moves(b), "{what}: moves");
 }
 

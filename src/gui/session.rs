@@ -520,7 +520,7 @@ impl Session {
                     let mut refused = Vec::new();
                     for line in lines.into_iter().skip(1) {
                         match line {
-                            Ok(g) => variations.push(g.records().iter().map(|r| (r.color, r.mv)).collect()),
+                            Ok(g) => variations.push(g.line()),
                             Err(e) => refused.push(e.to_string()),
                         }
                     }
@@ -568,7 +568,7 @@ impl Session {
                     .filter(|n| !n.is_empty())
                     .map(String::from)
             };
-            let line: Vec<(Color, Move)> = game.records().iter().map(|r| (r.color, r.mv)).collect();
+            let line: Vec<(Color, Move)> = game.line();
             let props: Vec<(usize, String, String)> = record
                 .info
                 .iter()
@@ -607,7 +607,7 @@ impl Session {
             self.date = info.date;
             (game, [info.black, info.white])
         };
-        let main: Line = game.records().iter().map(|r| (r.color, r.mv)).collect();
+        let main: Line = game.line();
         let mut tree = Tree::new();
         for line in std::iter::once(main.clone()).chain(variations) {
             tree.go_to(ROOT);
@@ -768,7 +768,7 @@ impl Session {
         let Some((comment, line, lines)) = &self.loaded else {
             return Some(here("Played with oust gui"));
         };
-        let played: Line = game.records().iter().map(|r| (r.color, r.mv)).collect();
+        let played: Line = game.line();
         let went_on = if played != *line {
             let kept = played.iter().zip(line).take_while(|(a, b)| a == b).count();
             here(&format!(

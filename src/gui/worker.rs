@@ -77,7 +77,7 @@ fn target_of(shared: &Shared) -> Target {
         geo: shared.session.geometry().clone(),
         pie: game.pie(),
         setup,
-        moves: game.records().iter().map(|r| (r.color, r.mv)).collect(),
+        moves: game.line(),
         strength: shared.session.strength,
     }
 }

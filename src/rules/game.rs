@@ -67,6 +67,11 @@ impl Game {
         &self.records
     }
 
+    /// The moves played since the start with their colours, in order: the game's line.
+    pub fn line(&self) -> Vec<(Color, Move)> {
+        self.records.iter().map(|r| (r.color, r.mv)).collect()
+    }
+
     /// Plays `mv` for `color`.
     ///
     /// # Errors

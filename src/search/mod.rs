@@ -588,7 +588,7 @@ impl Searcher {
     /// Makes the kept tree's root the current position, reusing the subtree of the moves played since the last
     /// search when there is one. Returns the root visits kept.
     fn prepare(&mut self, game: &Game, flavor: Flavor, capacity: usize) -> u64 {
-        let moves: Vec<(Color, Move)> = game.records().iter().map(|r| (r.color, r.mv)).collect();
+        let moves: Vec<(Color, Move)> = game.line();
         let start_hash = game.start().hash();
         let pos = game.position();
         let shape = pos.geometry().shape();
