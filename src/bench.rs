@@ -270,7 +270,7 @@ pub fn game_workload(
         }
     }
     let times = meter.read();
-    (visits, times, engine.settings.eval_cache.take_stats())
+    (visits, times, engine.settings.eval_cache.stats())
 }
 
 /// The number of workloads [`run`] runs.

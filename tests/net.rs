@@ -835,7 +835,7 @@ fn the_integer_network_plays_the_same_moves_on_both_kernels_and_with_its_cache()
             play(shape, &|| int8().with_cache(cache.clone())),
             "{shape}"
         );
-        let stats = cache.take_stats();
+        let stats = cache.stats();
         assert!(
             stats.hits > 0 && stats.hits < stats.lookups,
             "{shape}: {stats:?}"

@@ -668,9 +668,9 @@ impl Engine {
             .searcher
             .search(&self.game, &setup, &request, &mut |_| Control::Continue);
         if setup.config.net.is_some() {
-            let cache = self.settings.eval_cache.take_stats();
+            let cache = self.settings.eval_cache.stats();
             log::debug!(
-                "eval cache: {} of {} evaluations found ({:.1}%), {:.1} MB held",
+                "eval cache: {} of {} evaluations found so far ({:.1}%), {:.1} MB held",
                 cache.hits,
                 cache.lookups,
                 100.0 * cache.rate(),

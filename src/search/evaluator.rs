@@ -148,7 +148,7 @@ pub struct EvalCache {
     hits: AtomicU64,
 }
 
-/// Lookups and hits of a cache since it was made or counted last.
+/// Lookups and hits of a cache since it was made.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CacheStats {
     /// Evaluations asked of the cache.
@@ -237,11 +237,11 @@ impl EvalCache {
         });
     }
 
-    /// Lookups and hits since the last call, and starts counting again.
-    pub fn take_stats(&self) -> CacheStats {
+    /// Lookups and hits since it was made.
+    pub fn stats(&self) -> CacheStats {
         CacheStats {
-            lookups: self.lookups.swap(0, Ordering::Relaxed),
-            hits: self.hits.swap(0, Ordering::Relaxed),
+            lookups: self.lookups.load(Ordering::Relaxed),
+            hits: self.hits.load(Ordering::Relaxed),
         }
     }
 
