@@ -6,13 +6,107 @@
 //! - the knowledge of the main player without the network: handmade or learned priors and biased playouts;
 //! - plain UCT's: every move at a uniform prior, tried in random order, and uniformly random playouts.
 
+use std::sync::Arc;
+
+use crate::net::Scratch as NetScratch;
 use crate::rng::Rng;
 use crate::rules::{Color, Move, Outcome, Point, Position};
 
 use super::evaluator::NetEval;
-use super::mcts::{Config, Flavor, Worker, move_priors};
+use super::learned::Model;
 use super::playout::random_playout;
-use super::policy::{biased_playout, uniform};
+use super::policy::{PriorWeights, biased_playout, priors, uniform};
+
+/// The exploration constant of a search with the handmade priors, and the default's (`Config::default`).
+pub const HANDMADE_C_PUCT: f32 = 1.0;
+
+/// The first-play urgency reduction of a search with the handmade priors, and the default's.
+pub const HANDMADE_FPU_REDUCTION: f32 = 0.2;
+
+/// Where the tree's priors come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Priors {
+    /// The hand-set weights of the kinds of placement ([`PriorWeights`]).
+    Handmade,
+    /// A model of placement features fitted to self-play ([`Model`]).
+    Learned(Arc<Model>),
+}
+
+impl Priors {
+    /// The parameter value naming these priors: `handmade` or `learned`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Priors::Handmade => "handmade",
+            Priors::Learned(_) => "learned",
+        }
+    }
+
+    /// The exploration constant of a search with these priors: 1 with the handmade priors (the engine before the
+    /// learned priors, kept as the baseline, though 0.7 measured stronger with them on hex-7), and with the learned
+    /// ones [`LEARNED_C_PUCT`], chosen among the values tried with them on hex-7 (docs/results.md: 0.2 and 0.3
+    /// scored alike, 0.15 and 0.4 lower): they are sharper and right more often, so the search does better to follow
+    /// them more closely.
+    pub fn c_puct(&self) -> f32 {
+        match self {
+            Priors::Handmade => HANDMADE_C_PUCT,
+            Priors::Learned(_) => LEARNED_C_PUCT,
+        }
+    }
+
+    /// The first-play urgency reduction of a search with these priors: 0.2 with the handmade priors (the engine
+    /// before the learned priors), and with the learned ones [`LEARNED_FPU_REDUCTION`], chosen on hex-7
+    /// (docs/results.md: 0.1, 0.4 and 0.6 tried at cpuct 0.3). An unvisited move is valued further below its
+    /// parent, so the search widens less and leans on the priors' first choices.
+    pub fn fpu_reduction(&self) -> f32 {
+        match self {
+            Priors::Handmade => HANDMADE_FPU_REDUCTION,
+            Priors::Learned(_) => LEARNED_FPU_REDUCTION,
+        }
+    }
+}
+
+/// The exploration constant of the learned priors (see [`Priors::c_puct`]).
+pub const LEARNED_C_PUCT: f32 = 0.3;
+
+/// The first-play urgency reduction of the learned priors (see [`Priors::fpu_reduction`]).
+pub const LEARNED_FPU_REDUCTION: f32 = 0.4;
+
+/// Scratch space of one search thread.
+pub(super) struct Worker {
+    pub(super) pos: Position,
+    pub(super) path: Vec<u32>,
+    pub(super) moves: Vec<(Move, f32)>,
+    pub(super) buf: Vec<Point>,
+    pub(super) rng: Rng,
+    pub(super) net: NetScratch,
+}
+
+impl Worker {
+    pub(super) fn new(root: &Position, seed: u64) -> Worker {
+        Worker {
+            pos: root.clone(),
+            path: Vec::with_capacity(64),
+            moves: Vec::with_capacity(root.geometry().len()),
+            buf: Vec::with_capacity(root.geometry().len()),
+            rng: Rng::new(seed),
+            net: NetScratch::default(),
+        }
+    }
+}
+
+/// The legal moves of `pos` with `priors` (the handmade ones with `weights`, or learned), best first; empty when the
+/// game is over.
+pub fn move_priors(
+    priors_of: &Priors,
+    weights: &PriorWeights,
+    pos: &Position,
+    out: &mut Vec<(Move, f32)>,
+) {
+    match priors_of {
+        Priors::Handmade => priors(pos, weights, out),
+        Priors::Learned(model) => model.priors(pos, out),
+    }
+}
 
 /// What a descent found at its end: a game's result, or an evaluator's value for a side.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -40,8 +134,8 @@ impl Leaf {
 pub(super) enum Leaves<'a> {
     /// The network, and the playouts its lambda mixes in.
     Network(&'a NetEval, Playouts),
-    /// The priors of the configuration (handmade or learned) and its playouts.
-    Knowledge(&'a Config, Playouts),
+    /// Handmade priors (with their weights) or learned ones, and playouts.
+    Knowledge(&'a Priors, &'a PriorWeights, Playouts),
     /// Plain UCT: uniform priors in random order, uniform playouts.
     Uniform(Playouts),
 }
@@ -55,35 +149,25 @@ pub(super) struct Playouts {
     move_cap: usize,
 }
 
-impl<'a> Leaves<'a> {
-    /// The evaluator that `cfg` asks for, on a board of `cells` cells.
-    pub(super) fn new(cfg: &'a Config, cells: usize) -> Leaves<'a> {
-        let move_cap = cells * 50;
-        match (cfg.flavor, &cfg.net) {
-            (Flavor::Plain, _) => Leaves::Uniform(Playouts {
-                candidates: 0,
-                move_cap,
-            }),
-            (Flavor::Knowledge, net) => {
-                let playouts = Playouts {
-                    candidates: cfg.playout_candidates,
-                    move_cap,
-                };
-                match net {
-                    Some(eval) => Leaves::Network(eval, playouts),
-                    None => Leaves::Knowledge(cfg, playouts),
-                }
-            }
+impl Playouts {
+    /// Playouts that look at `candidates` legal points a move (0: uniformly random ones), capped at 50 placements
+    /// a cell of the board.
+    pub(super) fn new(candidates: usize, cells: usize) -> Playouts {
+        Playouts {
+            candidates,
+            move_cap: cells * 50,
         }
     }
+}
 
+impl<'a> Leaves<'a> {
     /// The same with playouts capped at `move_cap` placements.
     #[cfg(test)]
     pub(super) fn with_move_cap(self, move_cap: usize) -> Leaves<'a> {
         let cap = |p: Playouts| Playouts { move_cap, ..p };
         match self {
             Leaves::Network(e, p) => Leaves::Network(e, cap(p)),
-            Leaves::Knowledge(c, p) => Leaves::Knowledge(c, cap(p)),
+            Leaves::Knowledge(priors, weights, p) => Leaves::Knowledge(priors, weights, cap(p)),
             Leaves::Uniform(p) => Leaves::Uniform(cap(p)),
         }
     }
@@ -93,8 +177,8 @@ impl<'a> Leaves<'a> {
     pub(super) fn priors(&self, w: &mut Worker) -> Option<f32> {
         match self {
             Leaves::Network(eval, _) => Some(net_priors(eval, w)),
-            Leaves::Knowledge(cfg, _) => {
-                move_priors(cfg, &w.pos, &mut w.moves);
+            Leaves::Knowledge(priors_of, weights, _) => {
+                move_priors(priors_of, weights, &w.pos, &mut w.moves);
                 None
             }
             Leaves::Uniform(_) => {
@@ -166,7 +250,7 @@ impl<'a> Leaves<'a> {
         buf: &mut Vec<Point>,
     ) -> Outcome {
         let p = match self {
-            Leaves::Network(_, p) | Leaves::Knowledge(_, p) | Leaves::Uniform(p) => p,
+            Leaves::Network(_, p) | Leaves::Knowledge(_, _, p) | Leaves::Uniform(p) => p,
         };
         if p.candidates > 0 {
             biased_playout(pos, rng, p.candidates, buf, p.move_cap)

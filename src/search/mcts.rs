@@ -1,19 +1,19 @@
 //! Monte Carlo tree search on the rules core's fast path: PUCT selection with priors from cheap Oust knowledge,
 //! biased playouts, an MCTS-solver for proven wins and losses, and tree parallelism with virtual loss.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::rng::Rng;
-use crate::rules::{Color, Move, Outcome, Point, Position};
+use crate::rules::{Color, Move, Outcome, Position};
 
 use super::evaluator::NetEval;
-use super::learned::Model;
-use super::leaves::{Leaf, Leaves};
-use super::policy::{PriorWeights, priors};
+use super::leaves::{
+    self, HANDMADE_C_PUCT, HANDMADE_FPU_REDUCTION, Leaf, Leaves, Playouts, Worker,
+};
+pub use super::leaves::{LEARNED_C_PUCT, LEARNED_FPU_REDUCTION, Priors};
+use super::policy::PriorWeights;
 use super::tree::{EXPANDED, LEAF, MAX_ROOT_VISITS, Padded, Tree, WIN};
-use crate::net::Scratch as NetScratch;
 
 /// Which tree search runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,48 +24,6 @@ pub enum Flavor {
     Plain,
 }
 
-/// Where the tree's priors come from.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Priors {
-    /// The hand-set weights of the kinds of placement ([`Config::weights`]).
-    Handmade,
-    /// A model of placement features fitted to self-play ([`Model`]).
-    Learned(Arc<Model>),
-}
-
-impl Priors {
-    /// The parameter value naming these priors: `handmade` or `learned`.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Priors::Handmade => "handmade",
-            Priors::Learned(_) => "learned",
-        }
-    }
-
-    /// The exploration constant of a search with these priors: 1 with the handmade priors (the engine before the
-    /// learned priors, kept as the baseline, though 0.7 measured stronger with them on hex-7), and with the learned
-    /// ones [`LEARNED_C_PUCT`], chosen among the values tried with them on hex-7 (docs/results.md: 0.2 and 0.3
-    /// scored alike, 0.15 and 0.4 lower): they are sharper and right more often, so the search does better to follow
-    /// them more closely.
-    pub fn c_puct(&self) -> f32 {
-        match self {
-            Priors::Handmade => Config::default().c_puct,
-            Priors::Learned(_) => LEARNED_C_PUCT,
-        }
-    }
-
-    /// The first-play urgency reduction of a search with these priors: 0.2 with the handmade priors (the engine
-    /// before the learned priors), and with the learned ones [`LEARNED_FPU_REDUCTION`], chosen on hex-7
-    /// (docs/results.md: 0.1, 0.4 and 0.6 tried at cpuct 0.3). An unvisited move is valued further below its
-    /// parent, so the search widens less and leans on the priors' first choices.
-    pub fn fpu_reduction(&self) -> f32 {
-        match self {
-            Priors::Handmade => Config::default().fpu_reduction,
-            Priors::Learned(_) => LEARNED_FPU_REDUCTION,
-        }
-    }
-}
-
 /// The exploration constant of a search with the network (`cpuct auto`).
 pub const NET_C_PUCT: f32 = 1.0;
 
@@ -74,12 +32,6 @@ pub const NET_FPU_REDUCTION: f32 = 0.2;
 
 /// The weight of a playout in a leaf's value with the network (`lambda auto`).
 pub const NET_LAMBDA: f32 = 0.0;
-
-/// The exploration constant of the learned priors (see [`Priors::c_puct`]).
-pub const LEARNED_C_PUCT: f32 = 0.3;
-
-/// The first-play urgency reduction of the learned priors (see [`Priors::fpu_reduction`]).
-pub const LEARNED_FPU_REDUCTION: f32 = 0.4;
 
 /// Settings of one search; fixed while it runs.
 #[derive(Clone, Debug)]
@@ -116,8 +68,8 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             flavor: Flavor::Knowledge,
-            c_puct: 1.0,
-            fpu_reduction: 0.2,
+            c_puct: HANDMADE_C_PUCT,
+            fpu_reduction: HANDMADE_FPU_REDUCTION,
             expand_visits: 2,
             playout_candidates: 2,
             weights: PriorWeights::default(),
@@ -178,29 +130,6 @@ pub enum Control {
     Continue,
     /// Stop now.
     Stop,
-}
-
-/// Scratch space of one search thread.
-pub(super) struct Worker {
-    pub(super) pos: Position,
-    path: Vec<u32>,
-    pub(super) moves: Vec<(Move, f32)>,
-    pub(super) buf: Vec<Point>,
-    pub(super) rng: Rng,
-    pub(super) net: NetScratch,
-}
-
-impl Worker {
-    fn new(root: &Position, seed: u64) -> Worker {
-        Worker {
-            pos: root.clone(),
-            path: Vec::with_capacity(64),
-            moves: Vec::with_capacity(root.geometry().len()),
-            buf: Vec::with_capacity(root.geometry().len()),
-            rng: Rng::new(seed),
-            net: NetScratch::default(),
-        }
-    }
 }
 
 /// Runs single simulations on the calling thread, one at a time, each seeded on its own: what a caller that picks
@@ -268,7 +197,7 @@ impl<'a> Shared<'a> {
             root,
             cfg,
             limit,
-            leaves: Leaves::new(cfg, root.geometry().len()),
+            leaves: leaves_of(cfg, root.geometry().len()),
             stop,
             playouts: Padded(AtomicU64::new(done)),
             halt: Padded(AtomicBool::new(false)),
@@ -276,6 +205,17 @@ impl<'a> Shared<'a> {
             longest_step: Padded(AtomicU64::new(0)),
             may_prune: Padded(AtomicBool::new(false)),
         }
+    }
+}
+
+/// The evaluator of the leaves that `cfg` asks for, on a board of `cells` cells: plain UCT's, the network, or the
+/// priors with playouts.
+fn leaves_of(cfg: &Config, cells: usize) -> Leaves<'_> {
+    let playouts = Playouts::new(cfg.playout_candidates, cells);
+    match (cfg.flavor, &cfg.net) {
+        (Flavor::Plain, _) => Leaves::Uniform(Playouts::new(0, cells)),
+        (Flavor::Knowledge, Some(eval)) => Leaves::Network(eval, playouts),
+        (Flavor::Knowledge, None) => Leaves::Knowledge(&cfg.priors, &cfg.weights, playouts),
     }
 }
 
@@ -389,10 +329,7 @@ fn select(sh: &Shared, id: u32, me: Color) -> u32 {
 /// The legal moves of `pos` with the priors of `cfg` (handmade or learned), best first; empty when the game is
 /// over.
 pub fn move_priors(cfg: &Config, pos: &Position, out: &mut Vec<(Move, f32)>) {
-    match &cfg.priors {
-        Priors::Handmade => priors(pos, &cfg.weights, out),
-        Priors::Learned(model) => model.priors(pos, out),
-    }
+    leaves::move_priors(&cfg.priors, &cfg.weights, pos, out)
 }
 
 /// Creates the children of leaf `id` at position `pos`; a finished game gets a proof instead. With a network,
@@ -920,7 +857,7 @@ mod tests {
             let cfg = Config::default();
             let never = AtomicBool::new(false);
             let sh = Shared {
-                leaves: Leaves::new(&cfg, root.geometry().len()).with_move_cap(200),
+                leaves: leaves_of(&cfg, root.geometry().len()).with_move_cap(200),
                 ..Shared::new(&tree, &root, &cfg, &never, (0, u64::MAX), None)
             };
             let mut w = Worker {
@@ -929,7 +866,7 @@ mod tests {
                 moves: Vec::new(),
                 buf: Vec::new(),
                 rng: Rng::new(1),
-                net: NetScratch::default(),
+                net: crate::net::Scratch::default(),
             };
             iterate(&sh, &mut w);
             let valid = w.pos.check_invariants();
