@@ -378,6 +378,11 @@ impl Searcher {
 
     /// Chooses a move for the side to move of `game` as `request` asks. `monitor` is called every few
     /// milliseconds, with the root every `request.interval` (analysis), and may stop the search.
+    ///
+    /// The steps: a position with nothing to search answers at once ([`quick_answer`]); the solver has its share
+    /// ([`Searcher::solved_move`]); the kept tree is prepared ([`Searcher::prepare`]); the tree search runs
+    /// ([`Searcher::tree_search`]); the move is chosen from the tree ([`Searcher::choose`]); the solver may then
+    /// refine the proof ([`Searcher::refine_proof`]).
     pub fn search(
         &mut self,
         game: &Game,
@@ -385,59 +390,23 @@ impl Searcher {
         request: &Request,
         monitor: &mut dyn FnMut(Option<&RootInfo>) -> Control,
     ) -> SearchResult {
-        let Request {
-            limits,
-            seed,
-            stop,
-            interval,
-        } = *request;
-        let never = AtomicBool::new(false);
-        let stop = stop.unwrap_or(&never);
         let start = Instant::now();
         let pos = game.position();
-        let mut result = SearchResult {
-            best: None,
-            info: RootInfo::default(),
-            playouts: 0,
-            reused: 0,
-            elapsed: Duration::ZERO,
-            solver_nodes: 0,
-        };
         self.solver_spent = 0;
-        match pos.status() {
-            Status::Over(_) => return result,
-            Status::MustPass => {
-                result.best = Some(Move::Pass);
-                return result;
-            }
-            Status::Ongoing => {}
+        if let Some(answer) = quick_answer(pos, setup, request, start) {
+            return answer;
         }
-        let moves = pos.legal_moves();
-        if moves.len() == 1 && interval.is_none() {
-            // Nothing to choose (analysis still searches, to show the future).
-            result.best = Some(moves[0]);
-            return result;
-        }
-        if setup.player == PlayerKind::Random {
-            let mut rng = Rng::new(seed);
-            result.best = Some(moves[rng.below(moves.len())]);
-            result.elapsed = start.elapsed();
-            return result;
-        }
-        if setup.player == PlayerKind::Policy {
-            let mut priors = Vec::new();
-            mcts::move_priors(&setup.config, pos, &mut priors);
-            let weights: Vec<f64> = priors.iter().map(|&(_, p)| f64::from(p)).collect();
-            let chosen = draw(&weights, setup.temperature, &mut Rng::new(seed ^ DRAW_SEED));
-            result.best = priors.get(chosen).map(|&(mv, _)| mv).or(Some(moves[0]));
-            result.elapsed = start.elapsed();
-            return result;
-        }
+        let never = AtomicBool::new(false);
+        let stop = request.stop.unwrap_or(&never);
         if setup.player == PlayerKind::Mcts
-            && interval.is_none()
-            && let Some(solved) = self.solved_move(pos, setup, limits, start, stop)
+            && request.interval.is_none()
+            && let Some(solved) = self.solved_move(pos, setup, request.limits, start, stop)
         {
-            log_overrun(limits, solved.elapsed, &[("solver", solved.elapsed)]);
+            log_overrun(
+                request.limits,
+                solved.elapsed,
+                &[("solver", solved.elapsed)],
+            );
             return solved;
         }
         let solver_done = start.elapsed();
@@ -452,117 +421,14 @@ impl Searcher {
         };
         let reused = self.prepare(game, flavor, setup.tree_nodes);
         let prepared = start.elapsed();
-        let kept = self.kept.as_mut().expect("prepared");
-        let pruned_before = kept.tree.pruning_time();
-        result.reused = reused;
-        // The time limit counts from the start of this call, preparation included.
-        let mut limits = Limits {
-            time: limits.time.map(|t| t.saturating_sub(start.elapsed())),
-            ..limits
-        };
-        // Stopped before the tree search began (a Stop while the solver had its share, say): a short search of its
-        // own, so that the answer is a searched move rather than the priors' favourite.
-        let tree_stop = if flavor == Flavor::Knowledge && stop.load(Ordering::SeqCst) {
-            limits = Limits {
-                playouts: Some(STOPPED_PLAYOUTS),
-                time: None,
-            };
-            &never
-        } else {
-            stop
-        };
-        let mut run = mcts::run(
-            &mut kept.tree,
-            pos,
-            &config,
-            limits,
-            setup.threads,
-            seed,
-            tree_stop,
-            interval,
-            monitor,
-        );
-        if flavor == Flavor::Knowledge
-            && interval.is_none()
-            && kept.tree.node(kept.tree.root()).state() != EXPANDED
-        {
-            // No iteration ran (the solver's share took the whole budget, or the budget was nothing): a move rests
-            // at least on the root's evaluation (the network's policy, or the priors and one playout), about 0.2 ms.
-            let one = Limits {
-                playouts: Some(1),
-                time: None,
-            };
-            let more = mcts::run(
-                &mut kept.tree,
-                pos,
-                &config,
-                one,
-                1,
-                seed,
-                &never,
-                None,
-                monitor,
-            );
-            run.playouts += more.playouts;
-        }
-        result.playouts = run.playouts;
+        let (run, pruning) = self.tree_search(pos, setup, &config, request, start, monitor);
         let searched = start.elapsed();
-        let pruning = kept.tree.pruning_time().saturating_sub(pruned_before);
-        let root = kept.tree.node(kept.tree.root());
-        if root.state() == EXPANDED && !root.children().is_empty() {
-            let unvisited = root.children().all(|c| kept.tree.node(c).visits() == 0);
-            let best = if unvisited {
-                // Only the root's evaluation: its priors' favourite (children come best first).
-                root.children().start
-            } else {
-                mcts::best_child(&kept.tree, kept.tree.root())
-            };
-            result.best = Some(kept.tree.node(best).mv());
-        } else if flavor == Flavor::Knowledge && stop.load(Ordering::SeqCst) {
-            // No iteration ran although the short search of a stopped move should have (it should not happen, but a
-            // move must be answered): the priors' most likely move, which the policy player plays at temperature 0.
-            let mut priors = Vec::new();
-            mcts::move_priors(&config, pos, &mut priors);
-            result.best = priors
-                .first()
-                .map(|&(mv, _)| mv)
-                .or_else(|| choose_quick(pos, &mut Rng::new(seed)));
-        } else {
-            // No iteration ran (a zero budget): fall back on the quick player.
-            result.best = choose_quick(pos, &mut Rng::new(seed));
-        }
-        result.info = mcts::root_info(&kept.tree, pos, result.playouts);
-        if setup.temperature > 0.0 && interval.is_none() && !result.info.moves.is_empty() {
-            let weights: Vec<f64> = result
-                .info
-                .moves
-                .iter()
-                .map(|m| f64::from(m.visits))
-                .collect();
-            let chosen = draw(&weights, setup.temperature, &mut Rng::new(seed ^ DRAW_SEED));
-            // The drawn move leads the report, as the move played does.
-            let stats = result.info.moves.remove(chosen);
-            result.best = Some(stats.mv);
-            result.info.moves.insert(0, stats);
-        }
-        log::debug!(
-            "search: {} in {:.3}s, {} reused visits, {} nodes of {} bytes{}{}",
-            crate::notation::count(result.playouts, "playout"),
-            start.elapsed().as_secs_f64(),
-            reused,
-            kept.tree.used(),
-            NODE_BYTES,
-            match kept.tree.prunes() {
-                0 => String::new(),
-                n => format!(", pruned {n} times"),
-            },
-            if kept.tree.is_full() {
-                " (tree full)"
-            } else {
-                ""
-            }
-        );
-        if setup.player == PlayerKind::Mcts && setup.solver_share > 0.0 && interval.is_none() {
+        let mut result = self.choose(pos, setup, &config, request, run.playouts, reused);
+        self.log_tree(&result, start);
+        if setup.player == PlayerKind::Mcts
+            && setup.solver_share > 0.0
+            && request.interval.is_none()
+        {
             self.refine_proof(pos, setup, request.limits, start, stop, &mut result);
         }
         result.elapsed = start.elapsed();
@@ -583,6 +449,165 @@ impl Searcher {
             ],
         );
         result
+    }
+
+    /// The tree search from the prepared tree, with what is left of the time limit since `start`, and the time it
+    /// spent pruning. A search stopped before it began (a Stop while the solver had its share) runs a short one of
+    /// its own, so that the answer is a searched move rather than the priors' favourite; and when no iteration ran
+    /// at all (the solver's share took the whole budget, or the budget was nothing), one iteration expands the root,
+    /// so that a move rests at least on the root's evaluation (the network's policy, or the priors and a playout).
+    fn tree_search(
+        &mut self,
+        pos: &Position,
+        setup: &Setup,
+        config: &Config,
+        request: &Request,
+        start: Instant,
+        monitor: &mut dyn FnMut(Option<&RootInfo>) -> Control,
+    ) -> (mcts::Run, Duration) {
+        let never = AtomicBool::new(false);
+        let stop = request.stop.unwrap_or(&never);
+        let kept = self.kept.as_mut().expect("prepared");
+        let pruned_before = kept.tree.pruning_time();
+        // The time limit counts from the start of the search, preparation included.
+        let mut limits = Limits {
+            time: request
+                .limits
+                .time
+                .map(|t| t.saturating_sub(start.elapsed())),
+            ..request.limits
+        };
+        let knowledge = config.flavor == Flavor::Knowledge;
+        let tree_stop = if knowledge && stop.load(Ordering::SeqCst) {
+            limits = Limits {
+                playouts: Some(STOPPED_PLAYOUTS),
+                time: None,
+            };
+            &never
+        } else {
+            stop
+        };
+        let mut run = mcts::run(
+            &mut kept.tree,
+            pos,
+            config,
+            limits,
+            setup.threads,
+            request.seed,
+            tree_stop,
+            request.interval,
+            monitor,
+        );
+        if knowledge
+            && request.interval.is_none()
+            && kept.tree.node(kept.tree.root()).state() != EXPANDED
+        {
+            let one = Limits {
+                playouts: Some(1),
+                time: None,
+            };
+            let more = mcts::run(
+                &mut kept.tree,
+                pos,
+                config,
+                one,
+                1,
+                request.seed,
+                &never,
+                None,
+                monitor,
+            );
+            run.playouts += more.playouts;
+        }
+        let pruning = kept.tree.pruning_time().saturating_sub(pruned_before);
+        (run, pruning)
+    }
+
+    /// The move the searched tree chooses, with the root's report: the best child; the priors' favourite when no
+    /// child was visited; the quick player's move when the tree has no root at all. With a temperature, the move is
+    /// drawn from the visits instead (and leads the report).
+    fn choose(
+        &self,
+        pos: &Position,
+        setup: &Setup,
+        config: &Config,
+        request: &Request,
+        playouts: u64,
+        reused: u64,
+    ) -> SearchResult {
+        let kept = self.kept.as_ref().expect("prepared");
+        let seed = request.seed;
+        let stopped = request.stop.is_some_and(|s| s.load(Ordering::SeqCst));
+        let mut result = SearchResult {
+            best: None,
+            info: RootInfo::default(),
+            playouts,
+            reused,
+            elapsed: Duration::ZERO,
+            solver_nodes: 0,
+        };
+        let root = kept.tree.node(kept.tree.root());
+        if root.state() == EXPANDED && !root.children().is_empty() {
+            let unvisited = root.children().all(|c| kept.tree.node(c).visits() == 0);
+            let best = if unvisited {
+                // Only the root's evaluation: its priors' favourite (children come best first).
+                root.children().start
+            } else {
+                mcts::best_child(&kept.tree, kept.tree.root())
+            };
+            result.best = Some(kept.tree.node(best).mv());
+        } else if config.flavor == Flavor::Knowledge && stopped {
+            // No iteration ran although the short search of a stopped move should have (it should not happen, but a
+            // move must be answered): the priors' most likely move, which the policy player plays at temperature 0.
+            let mut priors = Vec::new();
+            mcts::move_priors(config, pos, &mut priors);
+            result.best = priors
+                .first()
+                .map(|&(mv, _)| mv)
+                .or_else(|| choose_quick(pos, &mut Rng::new(seed)));
+        } else {
+            // No iteration ran (a zero budget): fall back on the quick player.
+            result.best = choose_quick(pos, &mut Rng::new(seed));
+        }
+        result.info = mcts::root_info(&kept.tree, pos, result.playouts);
+        if setup.temperature > 0.0 && request.interval.is_none() && !result.info.moves.is_empty() {
+            let weights: Vec<f64> = result
+                .info
+                .moves
+                .iter()
+                .map(|m| f64::from(m.visits))
+                .collect();
+            let chosen = draw(&weights, setup.temperature, &mut Rng::new(seed ^ DRAW_SEED));
+            // The drawn move leads the report, as the move played does.
+            let stats = result.info.moves.remove(chosen);
+            result.best = Some(stats.mv);
+            result.info.moves.insert(0, stats);
+        }
+        result
+    }
+
+    /// The debug log's line about a search: its playouts, time, reuse and the tree's nodes.
+    fn log_tree(&self, result: &SearchResult, start: Instant) {
+        let Some(kept) = self.kept.as_ref() else {
+            return;
+        };
+        log::debug!(
+            "search: {} in {:.3}s, {} reused visits, {} nodes of {} bytes{}{}",
+            crate::notation::count(result.playouts, "playout"),
+            start.elapsed().as_secs_f64(),
+            result.reused,
+            kept.tree.used(),
+            NODE_BYTES,
+            match kept.tree.prunes() {
+                0 => String::new(),
+                n => format!(", pruned {n} times"),
+            },
+            if kept.tree.is_full() {
+                " (tree full)"
+            } else {
+                ""
+            }
+        );
     }
 
     /// Makes the kept tree's root the current position, reusing the subtree of the moves played since the last
@@ -675,6 +700,58 @@ impl Searcher {
         });
         0
     }
+}
+
+/// The answer to a search with nothing to search: the game is over (no move), the side to move must pass, it has a
+/// single legal move (unless an analysis asks to see the future), or the player needs no tree (random, or the policy
+/// drawn without search).
+fn quick_answer(
+    pos: &Position,
+    setup: &Setup,
+    request: &Request,
+    start: Instant,
+) -> Option<SearchResult> {
+    let mut result = SearchResult {
+        best: None,
+        info: RootInfo::default(),
+        playouts: 0,
+        reused: 0,
+        elapsed: Duration::ZERO,
+        solver_nodes: 0,
+    };
+    match pos.status() {
+        Status::Over(_) => return Some(result),
+        Status::MustPass => {
+            result.best = Some(Move::Pass);
+            return Some(result);
+        }
+        Status::Ongoing => {}
+    }
+    let moves = pos.legal_moves();
+    if moves.len() == 1 && request.interval.is_none() {
+        result.best = Some(moves[0]);
+        return Some(result);
+    }
+    match setup.player {
+        PlayerKind::Random => {
+            let mut rng = Rng::new(request.seed);
+            result.best = Some(moves[rng.below(moves.len())]);
+        }
+        PlayerKind::Policy => {
+            let mut priors = Vec::new();
+            mcts::move_priors(&setup.config, pos, &mut priors);
+            let weights: Vec<f64> = priors.iter().map(|&(_, p)| f64::from(p)).collect();
+            let chosen = draw(
+                &weights,
+                setup.temperature,
+                &mut Rng::new(request.seed ^ DRAW_SEED),
+            );
+            result.best = priors.get(chosen).map(|&(mv, _)| mv).or(Some(moves[0]));
+        }
+        PlayerKind::Mcts | PlayerKind::UctPlain => return None,
+    }
+    result.elapsed = start.elapsed();
+    Some(result)
 }
 
 /// Playouts of the search that answers a move stopped before its tree search began.
