@@ -393,6 +393,7 @@ mod tests {
             "evaluator" => "network",
             "net_square" => "weights/oust-net-square.net",
             "net_hex" => "weights/oust-net-hex.net",
+            "net_precision" => "float",
             "time_per_move" => "3",
             _ => "0.45",
         };
