@@ -24,12 +24,15 @@ awk '{ print } /^g 862 / { exit }' "$dir/gen0.txt" > "$dir/gen0-863.txt"
 "$oust" train-net "$dir/gen0-863.txt" --family hex --channels 32 --blocks 4 --epochs 4 \
     --out weights/history/oust-net-hex-gen0.net
 
+# The hexhex generations' self-play computed the network in floats (--precision float), as every binary did before
+# the integer network became the default.
+#
 # Generation 1 of the hexhex network (docs/results.md): generation 0 plays itself at 400 visits a move, the first
 # 168 and 180 games of the two shards of an 8,000-game run (about 1.1 CPU-hours), and a fit from generation 0.
 for k in 1 2; do
     stop=$([ "$k" = 1 ] && echo 168 || echo 180)
     "$oust" selfplay --boards hex7,hex5,hex7,hex6,hex7,hex8,hex7,hex9 --games 8000 --playouts 400 --priors network \
-        --net weights/history/oust-net-hex-gen0.net --seed 4601 --shard "$k/2" --stop-after "$stop" \
+        --precision float --net weights/history/oust-net-hex-gen0.net --seed 4601 --shard "$k/2" --stop-after "$stop" \
         --out "$dir/gen1-$k.txt" &
 done
 wait
@@ -46,7 +49,7 @@ generation() {
     prev=weights/history/oust-net-hex-gen$((n - 1)).net
     for k in 1 2; do
         "$oust" selfplay --boards hex7,hex5,hex7,hex6,hex7,hex8,hex7,hex9 --games 500 --playouts 400 --priors network \
-            --net "$prev" --seed "$seed" --shard "$k/2" --out "$dir/gen$n-$k.txt" &
+            --precision float --net "$prev" --seed "$seed" --shard "$k/2" --out "$dir/gen$n-$k.txt" &
     done
     wait
     "$oust" train-net "$dir/gen$((n - 1))-1.txt" "$dir/gen$((n - 1))-2.txt" "$dir/gen$n-1.txt" "$dir/gen$n-2.txt" \
