@@ -2130,6 +2130,12 @@ fn console_moves_go_through_the_pages_game_and_commands_that_would_change_the_en
             .starts_with("oust-genmove_cancellable is not sent to the engine")
     );
     assert!(refused("2 clear_board").starts_with("clear_board is not sent to the engine"));
+    // An alias of a refused command is refused too (the aliases are the command table's).
+    assert!(
+        refused("size 7")
+            .starts_with("size is not sent to the engine: it would change the engine's board")
+    );
+    assert!(refused("bye").starts_with("bye is not sent to the engine: it would end the engine"));
     assert_eq!(state(&gui)["moves"], 1);
     let (status, s) = post(&gui, "api/console", json!({"line": "white A1"}));
     assert_eq!((status, s["moves"].as_u64()), (200, Some(2)));

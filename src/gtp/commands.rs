@@ -375,6 +375,19 @@ pub fn execute(engine: &mut Engine, name: &str, args: &[&str]) -> Result<Reply, 
     engine.guarded(|engine| (spec.run)(engine, args))
 }
 
+/// The command that `name` means: itself when it is one, or the command an alias of [`ALIASES`] names (the engine
+/// answers an alias with a hint rather than running it; a controller in front of it, as `oust gui`'s console, may
+/// treat both alike).
+pub fn meaning(name: &str) -> Option<&'static str> {
+    find(name).map(|c| c.name).or_else(|| {
+        let lower = name.to_ascii_lowercase();
+        ALIASES
+            .iter()
+            .find(|(alias, _)| *alias == lower)
+            .map(|&(_, command)| command)
+    })
+}
+
 /// Names people type for a command, and the command they mean (checked in lower case). `help` has a hint of its
 /// own.
 const ALIASES: &[(&str, &str)] = &[

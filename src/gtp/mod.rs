@@ -31,7 +31,7 @@ use std::time::Duration;
 
 use crate::{rules, search};
 
-pub use commands::{COMMANDS, CommandSpec, Handler, execute};
+pub use commands::{COMMANDS, CommandSpec, Handler, execute, meaning};
 pub use error::GtpError;
 pub use handlers::gogui::{ANALYZE_COMMANDS, AnalyzeSpec};
 pub use input::{MAX_LINE, RawLine, preprocess, read_line, read_raw_line};

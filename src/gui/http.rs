@@ -620,30 +620,19 @@ fn resign(session: &mut Session) -> Result<(), String> {
 /// Why the console refuses a command that would change the engine's game behind the page's back, or `None` for
 /// a command it sends to the engine.
 fn console_refusal(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "genmove"
-        | "genmove_black"
-        | "genmove_white"
-        | "kgs-genmove_cleanup"
-        | "oust-genmove_cancellable" => {
+    // The command the name means, so that every alias of a refused command (gtp/commands.rs) is refused too.
+    Some(match crate::gtp::meaning(name)? {
+        "genmove" | "kgs-genmove_cleanup" | "oust-genmove_cancellable" => {
             "it would make the engine move outside the page's game: use Engine move"
         }
-        "boardsize"
-        | "size"
-        | "rectangular_boardsize"
-        | "oust-board"
-        | "clear_board"
-        | "new"
-        | "clear" => "it would change the engine's board, not the page's: use New game…",
-        "loadsgf" | "load" | "loadap" => {
-            "it would load a record outside the page's game: use Records"
+        "boardsize" | "rectangular_boardsize" | "oust-board" | "clear_board" => {
+            "it would change the engine's board, not the page's: use New game…"
         }
+        "loadsgf" | "loadap" => "it would load a record outside the page's game: use Records",
         "oust-setup" => {
             "it would set up a position outside the page's game: load a record in Records"
         }
-        "quit" | "exit" | "bye" | "q" => {
-            "it would end the engine: use Restart engine to start it again"
-        }
+        "quit" => "it would end the engine: use Restart engine to start it again",
         _ => return None,
     })
 }
