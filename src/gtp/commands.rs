@@ -372,7 +372,9 @@ pub fn execute(engine: &mut Engine, name: &str, args: &[&str]) -> Result<Reply, 
     if args.len() < spec.min_args || args.len() > spec.max_args {
         return Err(arity_error(spec, args));
     }
-    engine.guarded(|engine| (spec.run)(engine, args))
+    let reply = engine.guarded(|engine| (spec.run)(engine, args));
+    engine.warm_network();
+    reply
 }
 
 /// The command that `name` means: itself when it is one, or the command an alias of [`ALIASES`] names (the engine

@@ -385,7 +385,7 @@ impl Engine {
         let mut game = Game::new(geo);
         game.set_pie(options.settings.pie)
             .map_err(|e| e.to_string())?;
-        Ok(Engine {
+        let engine = Engine {
             game,
             rng: Rng::new(options.seed),
             settings: options.settings.clone(),
@@ -402,7 +402,22 @@ impl Engine {
             shared: None,
             cancel: None,
             ponder_on: None,
-        })
+        };
+        engine.warm_network();
+        Ok(engine)
+    }
+
+    /// Makes the integer form of the network the board's search will use, if it is not made yet (30 to 45 ms, once
+    /// a network): at the start and after each command, so that no `genmove` pays for it on its clock.
+    pub(crate) fn warm_network(&self) {
+        let s = &self.settings;
+        let shape = self.game.position().geometry().shape();
+        if s.precision == Precision::Int8
+            && s.player == PlayerKind::Mcts
+            && s.evaluator.uses_network(shape)
+        {
+            let _ = net::quant::quantized(&s.nets[Family::of(shape) as usize]);
+        }
     }
 
     /// Replaces the game by a new one, with the engine's configured pie setting: both clocks start full again, the
