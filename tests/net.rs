@@ -381,9 +381,9 @@ fn the_shipped_networks_play_these_moves() {
 }
 
 /// `evaluator auto` (the default) is the network on the boards where it measured stronger at equal time, square and
-/// rectangular boards from 7 to 13 on a side and hexhex boards of side 5 to 9, and playouts elsewhere: the
-/// default's moves are the network's on 9x9, 7x7, 13x13, 7x11, hex-5, hex-6, hex-7 and hex-9, and the playouts' on
-/// 5x5, 15x15, hex-4 and hex-10, at a fixed number of playouts and a seed.
+/// rectangular boards from 7 to 19 on a side and hexhex boards of side 5 to 13, and playouts elsewhere: the
+/// default's moves are the network's on 9x9, 7x7, 13x13, 7x11, 15x15, 19x19, hex-5, hex-6, hex-7, hex-9, hex-10 and
+/// hex-13 (the largest), and the playouts' on 5x5, 21x21 and hex-4, at a fixed number of playouts and a seed.
 #[test]
 fn auto_evaluates_with_the_network_on_the_boards_where_it_measured_stronger() {
     let script = b"genmove b\ngenmove w\ngenmove b\ngenmove w\n";
@@ -409,13 +409,16 @@ fn auto_evaluates_with_the_network_on_the_boards_where_it_measured_stronger() {
         ("13", true),
         ("7x11", true),
         ("5", false),
-        ("15", false),
+        ("15", true),
+        ("19", true),
+        ("21", false),
         ("hex6", true),
         ("hex7", true),
         ("hex9", true),
         ("hex5", true),
         ("hex4", false),
-        ("hex10", false),
+        ("hex10", true),
+        ("hex13", true),
     ] {
         let auto = moves(size, None);
         let net = moves(size, Some("evaluator=network"));

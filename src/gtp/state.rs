@@ -266,12 +266,14 @@ impl EvaluatorChoice {
 /// on a side (9x9 at 0.1 s and 1 s a move, 7x7, 11x11 and 13x13 at 0.1 s, one thread), and hexhex boards of side
 /// 5 to 9 (generation 1 on hex-7 at 0.1 s and 1 s with one thread and at 1 s with two, on hex-6, hex-8 and hex-9
 /// at 0.1 s; generation 2 on hex-5 at 0.1 s, where generation 1 was only even; generation 3, built in, beat generation 2
-/// on hex-7 and hex-5 at 0.1 s and the playouts 199 - 1 on hex-9). Elsewhere `auto` means playouts:
-/// under 7x7 and hex-5, where the solver decides most games; beyond, not measured.
+/// on hex-7 and hex-5 at 0.1 s and the playouts 199 - 1 on hex-9). Since the integer network (December 6), also
+/// squares up to 19 and hexhex boards up to side 13, the largest: it beat the playouts 6 - 0 at 0.2 s a move on 15x15, 19x19,
+/// hex-10, hex-11 and hex-13 each, and 4 - 0 on 17x17 and hex-12 (docs/results.md, "The evaluator by board").
+/// Elsewhere `auto` means playouts: under 7x7 and hex-5, where the solver decides most games; beyond, not measured.
 pub fn network_is_default(shape: Shape) -> bool {
     match shape {
-        Shape::Rect { width, height } => (7..=13).contains(&width) && (7..=13).contains(&height),
-        Shape::Hex { side } => (5..=9).contains(&side),
+        Shape::Rect { width, height } => (7..=19).contains(&width) && (7..=19).contains(&height),
+        Shape::Hex { side } => (5..=13).contains(&side),
     }
 }
 
