@@ -1,7 +1,8 @@
 #!/bin/sh
 # Makes the built-in networks again, byte for byte (docs/learning.md): the distillation self-play of the engine
 # with the learned priors, then one fit for each family (generation 0), then the hexhex network's generations 1
-# to 3: each its own self-play and a fit from the one before (docs/results.md). About 14 CPU-hours of self-play
+# to 3 and the square network's generation 1: each its own self-play and a fit from the one before
+# (docs/results.md). About 15 CPU-hours of self-play
 # (some 7 hours on 2 cores) and 0.5 to 1 CPU-hour of fitting networks. Needs GNU parallel and a release build.
 #
 #   scripts/regenerate-nets.sh [WORK-DIRECTORY]
@@ -20,7 +21,8 @@ cat "$dir/gen0-1.txt" "$dir/gen0-2.txt" > "$dir/gen0.txt"
 # The hexhex network was fitted to the first 863 games of the run.
 awk '{ print } /^g 862 / { exit }' "$dir/gen0.txt" > "$dir/gen0-863.txt"
 
-"$oust" train-net "$dir/gen0.txt" --family square --channels 32 --blocks 4 --epochs 4 --out weights/oust-net-square.net
+"$oust" train-net "$dir/gen0.txt" --family square --channels 32 --blocks 4 --epochs 4 \
+    --out weights/history/oust-net-square-gen0.net
 "$oust" train-net "$dir/gen0-863.txt" --family hex --channels 32 --blocks 4 --epochs 4 \
     --out weights/history/oust-net-hex-gen0.net
 
@@ -64,4 +66,14 @@ generation 2 47011 oust-net-hex-gen2.net --seed 1
 # Generation 3 (docs/results.md): about 1.5 CPU-hours of self-play, a fit on 1,000 games with 2 threads: the round of
 # scripts/rl-loop.sh with SEED=47 and FIT_THREADS=2. The self-play was made by the binary of 5cb26ec.
 generation 3 47021 oust-net-hex-gen3-puct.net --seed 2 --threads 2
+# Generation 1 of the square network (docs/results.md): generation 0 plays itself at 400 visits a move, the network
+# in int8, 400 games over fourteen square and rectangular boards from 6x6 to 19x19 (about 1.2 CPU-hours on one
+# core), then a fit from generation 0 on them, 2 epochs, 2 threads: the round of scripts/rl-loop.sh with
+# FAMILY=square SEED=58 JOBS=1 and these BOARDS. The self-play was made by the binary of db24b24.
+"$oust" selfplay --boards 9x9,7x7,11x11,9x9,13x13,8x8,9x9,19x19,6x6,11x11,9x9,7x11,10x10,9x9,15x15,9x13 \
+    --games 400 --playouts 400 --priors network --net weights/history/oust-net-square-gen0.net --seed 58011 \
+    --shard 1/1 --out "$dir/square-gen1.txt"
+"$oust" train-net "$dir/square-gen1.txt" --family square --init weights/history/oust-net-square-gen0.net \
+    --epochs 2 --seed 1 --threads 2 --out weights/oust-net-square.net
+cp weights/oust-net-square.net weights/history/oust-net-square-gen1.net
 echo "weights/oust-net-square.net and weights/oust-net-hex.net written: rebuild (cargo build --release)" >&2
