@@ -836,15 +836,19 @@ fn judge_measures_what_a_move_lost_within_searches_of_the_position_before_it() {
         "nothing is played: {out}"
     );
     // On an open board: a loss with an error, from visits given to the played move.
-    let out = send(&mut e, "boardsize 7\nplay b D4\n4 oust-judge A1\n");
+    // 2,000 playouts, 500 a search: enough for the network's searches to agree on a best move other than A1.
+    let out = send(
+        &mut e,
+        "boardsize 7\nplay b D4\noust-set-param playouts 2000\n4 oust-judge A1\n",
+    );
     let re = Regex::new(
         r"=4 best ([A-HJ-Z]\d+) winrate [01]\.\d{4} visits (\d+) played A1 winrate [01]\.\d{4} visits (\d+) loss (\d+\.\d) error (\d+\.\d) pv w ",
     )
     .unwrap();
     let caps = re.captures(&out).unwrap_or_else(|| panic!("{out}"));
     assert_ne!(&caps[1], "A1", "{out}");
-    // The played move keeps 15% of each search's visits at least: of 300 playouts in 4 searches, 12 a search.
-    assert!(caps[3].parse::<u32>().unwrap() >= 44, "{out}");
+    // The played move keeps 15% of each search's visits at least: of 2,000 playouts in 4 searches, 75 a search.
+    assert!(caps[3].parse::<u32>().unwrap() >= 296, "{out}");
     assert!(caps[5].parse::<f64>().unwrap() > 0.0, "{out}");
     // Refusals: as play's.
     let out = send(
