@@ -691,8 +691,8 @@ fn self_play_records_its_network_and_a_fit_says_which_networks_played_its_data()
     .unwrap();
     let file = dir.path().join("mine.net").display().to_string();
     std::fs::write(&file, &shipped).unwrap();
-    let selfplay = |games: &str| {
-        run(&[
+    let selfplay_with = |games: &str, extra: &[&str]| {
+        let args = [
             "selfplay",
             "--boards",
             "hex3",
@@ -708,8 +708,10 @@ fn self_play_records_its_network_and_a_fit_says_which_networks_played_its_data()
             "4",
             "--out",
             &data,
-        ])
+        ];
+        run(&[&args[..], extra].concat())
     };
+    let selfplay = |games: &str| selfplay_with(games, &[]);
     let (code, _, err) = selfplay("2");
     assert_eq!(code, 0, "{err}");
     let header = String::from_utf8_lossy(&shipped[..600]).to_string();
@@ -728,25 +730,7 @@ fn self_play_records_its_network_and_a_fit_says_which_networks_played_its_data()
         "{games:?}"
     );
     // Data of the integer network is not resumed with the float one: the priors it records differ.
-    let (code, _, err) = run(&[
-        "selfplay",
-        "--boards",
-        "hex3",
-        "--games",
-        "4",
-        "--playouts",
-        "8",
-        "--priors",
-        "network",
-        "--net",
-        &file,
-        "--seed",
-        "4",
-        "--out",
-        &data,
-        "--precision",
-        "float",
-    ]);
+    let (code, _, err) = selfplay_with("4", &["--precision", "float"]);
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains(&format!(

@@ -219,24 +219,12 @@ pub fn built_in(family: Family) -> Arc<Net> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::small_net;
     use super::*;
-
-    fn small(family: Family) -> Net {
-        Net::random(
-            family,
-            Size {
-                channels: 6,
-                blocks: 2,
-                value_hidden: 5,
-            },
-            3,
-        )
-        .unwrap()
-    }
 
     #[test]
     fn a_file_reads_back_the_same_network_and_damage_is_refused_with_its_reason() {
-        let net = small(Family::Hex);
+        let net = small_net(Family::Hex);
         let bytes = net.to_bytes("a test\nsecond line");
         let back = Net::from_bytes(&bytes, "x").unwrap();
         assert_eq!(back.params, net.params);

@@ -593,23 +593,25 @@ impl Net {
     }
 }
 
+/// A small random network of `family` for the tests of this module's files.
+#[cfg(test)]
+fn small_net(family: Family) -> Net {
+    Net::random(
+        family,
+        Size {
+            channels: 6,
+            blocks: 2,
+            value_hidden: 5,
+        },
+        3,
+    )
+    .unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::Geometry;
-
-    fn small(family: Family) -> Net {
-        Net::random(
-            family,
-            Size {
-                channels: 6,
-                blocks: 2,
-                value_hidden: 5,
-            },
-            3,
-        )
-        .unwrap()
-    }
 
     /// Inference and the training pass agree, and the policy covers exactly the legal placements.
     #[test]
@@ -620,7 +622,7 @@ mod tests {
             pos.play(crate::rules::Move::Place(Point::from_index(m)))
                 .unwrap();
         }
-        let net = small(Family::Hex);
+        let net = small_net(Family::Hex);
         let e = net.evaluate(&pos, Some(Point::from_index(20)), &mut Scratch::default());
         let legal: Vec<Point> = pos
             .legal_moves()

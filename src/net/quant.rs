@@ -20,7 +20,6 @@ use crate::rng::Rng;
 use crate::rules::{Geometry, Move, Point, Position, Shape};
 
 use super::int8::{self, Path};
-use super::kernels::conv_forward;
 use super::{Evaluation, Family, INPUTS, Net, Scratch, features, sigmoid, slice, softmax};
 
 /// Input channels of the first convolution: the planes, padded to a multiple of 4.
@@ -84,7 +83,7 @@ fn calibrate(net: &Net) -> Vec<Vec<f32>> {
         let geo = Arc::new(Geometry::new(shape).expect("calibration boards are valid"));
         let grid = super::Grid::new(&geo, net.family);
         let n = geo.len();
-        let mut acts = vec![vec![0.0f32; (n + 1) * c]; layers + 1];
+        let mut acts = Vec::new();
         let mut legal = Vec::new();
         for _game in 0..4 {
             let mut pos = Position::new(geo.clone());
@@ -93,8 +92,7 @@ fn calibrate(net: &Net) -> Vec<Vec<f32>> {
             while pos.winner().is_none() && ply < 3 * n {
                 if ply % (n / 8) == n / 16 {
                     features::encode(&pos, last, &mut scratch, &mut input);
-                    input.resize((n + 1) * INPUTS, 0.0);
-                    trunk_float(net, &grid, &input, &mut acts);
+                    net.trunk_keeping(&grid, &input, &mut acts);
                     for (l, t) in top.iter_mut().enumerate() {
                         let out = &acts[l + 1];
                         for i in 0..n {
@@ -119,35 +117,6 @@ fn calibrate(net: &Net) -> Vec<Vec<f32>> {
         }
     }
     top
-}
-
-/// The float trunk on `input` (with its row of zeros), each convolution's output (after its ReLU, and at a block's
-/// end after the skip) into `acts[l + 1]`.
-fn trunk_float(net: &Net, grid: &super::Grid, input: &[f32], acts: &mut [Vec<f32>]) {
-    let n = grid.cells;
-    let c = net.size.channels;
-    let p = &net.params;
-    for (l, &(w, b, d)) in net.layout.convs.iter().enumerate() {
-        let (before, after) = acts.split_at_mut(l + 1);
-        let x: &[f32] = if l == 0 { input } else { &before[l] };
-        let out = &mut after[0];
-        let relu = l == 0 || l % 2 == 1;
-        conv_forward(
-            &d.shape(),
-            &grid.nbr,
-            x,
-            slice(p, w),
-            slice(p, b),
-            &mut out[..n * c],
-            relu,
-        );
-        if l > 0 && l % 2 == 0 {
-            let skip = &before[l - 1];
-            for (y, &s) in out[..n * c].iter_mut().zip(&skip[..n * c]) {
-                *y = (*y + s).max(0.0);
-            }
-        }
-    }
 }
 
 /// A channel's scale from its largest value: that value maps to [`TOP`]; a channel never seen above zero gets the

@@ -62,33 +62,23 @@ impl Net {
         self.sample(grid, input, target, z, 1.0, None, trace)
     }
 
-    /// [`Net::train_sample`], its gradients added to `grad` when there is one.
-    #[allow(clippy::too_many_arguments)]
-    fn sample(
-        &self,
-        grid: &Grid,
-        input: &[f32],
-        target: &[f32],
-        z: f32,
-        value_weight: f32,
-        grad: Option<&mut [f32]>,
-        trace: &mut Trace,
-    ) -> Losses {
+    /// The trunk on the planes `input` (`grid.cells()` rows), keeping every layer's output: `acts[0]` is the input
+    /// with its row of zeros, `acts[l + 1]` the output of convolution `l` (after its ReLU, and at a block's end after
+    /// the skip), each with its row of zeros.
+    pub(super) fn trunk_keeping(&self, grid: &Grid, input: &[f32], acts: &mut Vec<Vec<f32>>) {
         let n = grid.cells;
         let c = self.size.channels;
         let p = &self.params;
         let convs = &self.layout.convs;
-        // Forward, keeping each convolution's input.
-        let layers = convs.len();
-        trace.acts.resize(layers + 1, Vec::new());
+        acts.resize(convs.len() + 1, Vec::new());
         {
-            let x = &mut trace.acts[0];
+            let x = &mut acts[0];
             x.clear();
             x.extend_from_slice(&input[..n * INPUTS]);
             x.resize((n + 1) * INPUTS, 0.0);
         }
         for (l, &(w, b, d)) in convs.iter().enumerate() {
-            let (before, after) = trace.acts.split_at_mut(l + 1);
+            let (before, after) = acts.split_at_mut(l + 1);
             let out = &mut after[0];
             out.clear();
             out.resize((n + 1) * c, 0.0);
@@ -110,6 +100,27 @@ impl Net {
                 }
             }
         }
+    }
+
+    /// [`Net::train_sample`], its gradients added to `grad` when there is one.
+    #[allow(clippy::too_many_arguments)]
+    fn sample(
+        &self,
+        grid: &Grid,
+        input: &[f32],
+        target: &[f32],
+        z: f32,
+        value_weight: f32,
+        grad: Option<&mut [f32]>,
+        trace: &mut Trace,
+    ) -> Losses {
+        let n = grid.cells;
+        let c = self.size.channels;
+        let p = &self.params;
+        let convs = &self.layout.convs;
+        // Forward, keeping each convolution's input.
+        let layers = convs.len();
+        self.trunk_keeping(grid, input, &mut trace.acts);
         let h = trace.acts[layers].clone();
         let (policy, value) = {
             let mut t = std::mem::take(trace);
@@ -259,23 +270,11 @@ fn relu_grad(g: &mut [f32], y: &[f32]) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::small_net;
     use super::*;
-    use crate::net::{Family, Size, features};
+    use crate::net::{Family, features};
     use crate::rules::{Geometry, Point, Position, Shape};
     use std::sync::Arc;
-
-    fn small(family: Family) -> Net {
-        Net::random(
-            family,
-            Size {
-                channels: 6,
-                blocks: 2,
-                value_hidden: 5,
-            },
-            3,
-        )
-        .unwrap()
-    }
 
     /// The gradients of `train_sample` are those of its loss: checked against finite differences on a few
     /// parameters of every kind.
@@ -311,7 +310,7 @@ mod tests {
             let mut target = vec![0.0f32; geo.len()];
             target[legal[0]] = 0.75;
             target[legal[legal.len() - 1]] += 0.25;
-            let mut net = small(family);
+            let mut net = small_net(family);
             // Make every bias nonzero, so their gradients are exercised.
             for v in net.params.iter_mut() {
                 *v *= 1.5;
