@@ -20,6 +20,7 @@
 #![deny(missing_docs)]
 
 pub mod abstract_play;
+pub mod analysis;
 pub mod bench;
 #[doc(hidden)]
 pub mod fuzzing;

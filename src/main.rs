@@ -8,7 +8,9 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 
-use cli::{UsageError, bench, calibrate, gui, learn, matches, netfit, records, serve, solve};
+use cli::{
+    UsageError, analysis, bench, calibrate, gui, learn, matches, netfit, records, serve, solve,
+};
 
 /// An engine for the board game Oust, speaking a GTP-style protocol on stdin and stdout.
 #[derive(Parser, Debug)]
@@ -120,6 +122,12 @@ enum Command {
     /// favourite placement wins a won position (beside a random placement's chance), and the log loss, Brier
     /// score and share right of the network's value and of a playout estimate against the exact results
     Knowledge(learn::KnowledgeArgs),
+    /// Analyse positions for programs: JSON queries on stdin, JSON answers on stdout
+    ///
+    /// The JSON analysis engine (docs/analysis.md), as KataGo's: one query a line on stdin (a game's moves and
+    /// the turns to analyse), one answer a line on stdout for each turn, as searches finish; many positions are
+    /// searched at once, each on a tree of its own. Closing stdin finishes what was asked, then exits
+    Analysis(analysis::AnalysisArgs),
 }
 
 fn main() -> ExitCode {
@@ -137,6 +145,7 @@ fn main() -> ExitCode {
         Command::Train(_) => "train",
         Command::TrainNet(_) => "train-net",
         Command::Knowledge(_) => "knowledge",
+        Command::Analysis(_) => "analysis",
     });
     cli::init_logging(subcommand);
     let (name, outcome) = match &cli.command {
@@ -152,6 +161,7 @@ fn main() -> ExitCode {
         Some(Command::Train(args)) => (Some("train"), learn::train(args)),
         Some(Command::TrainNet(args)) => (Some("train-net"), netfit::run(args)),
         Some(Command::Knowledge(args)) => (Some("knowledge"), learn::knowledge(args)),
+        Some(Command::Analysis(args)) => (Some("analysis"), analysis::run(args)),
         None => (None, serve::run(&cli.engine)),
     };
     outcome.unwrap_or_else(|UsageError(message)| usage_error(name, &message))

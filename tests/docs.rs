@@ -7,7 +7,8 @@
 //! `cargo run --release -q -- ARGS`). When ARGS is empty or starts with a flag the command is the engine, and the
 //! lines up to the next `$` line are a protocol session: a command line, its response (which never holds an empty
 //! line), a blank line, and so on. Otherwise the lines up to the next `$` line are what the command writes, its
-//! stdout followed by its stderr. `OUST_BLESS_DOCS=1 cargo test --test docs` rewrites every transcript with what the
+//! stdout followed by its stderr; for `oust analysis` the lines starting with `< ` are its input, one query a
+//! line, and the other lines its answers. `OUST_BLESS_DOCS=1 cargo test --test docs` rewrites every transcript with what the
 //! binary answers now (read the diff before committing it).
 
 use std::collections::BTreeSet;
@@ -481,7 +482,18 @@ fn run_command(line: &str, shown: &[String]) -> Result<Vec<String>, String> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut lines = vec![line.to_string()];
-    if engine {
+    if args.first().is_some_and(|a| a == "analysis") {
+        // The analysis engine: the queries are the lines that start with `< `, all sent at once; the answers
+        // follow them, one a line.
+        let queries: Vec<&String> = shown.iter().filter(|l| l.starts_with("< ")).collect();
+        let input = queries
+            .iter()
+            .map(|q| format!("{}\n", &q[2..]))
+            .collect::<String>();
+        let (stdout, stderr) = run(command, &input)?;
+        lines.extend(queries.iter().map(|q| q.to_string()));
+        lines.extend((stdout + &stderr).lines().map(str::to_string));
+    } else if engine {
         // The commands are the lines that start an exchange: the first, and each after a blank line.
         let mut commands = Vec::new();
         let mut after_blank = true;

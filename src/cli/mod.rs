@@ -1,6 +1,7 @@
 //! The subcommands of the `oust` binary, one module each: its flags, its work and its own output. `main.rs`
 //! parses the command line and dispatches here; nothing in the library imports from this layer.
 
+pub mod analysis;
 pub mod bench;
 pub mod calibrate;
 pub mod gui;

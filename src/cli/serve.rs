@@ -91,7 +91,7 @@ pub fn run(cli: &EngineArgs) -> Outcome {
 
 /// Applies the parameter flags through the same setter as `oust-set-param`: the level first, refusing beside it
 /// every flag and `--set` parameter it fixes.
-fn apply_flags(engine: &mut Engine, cli: &EngineArgs) -> Result<(), String> {
+pub(super) fn apply_flags(engine: &mut Engine, cli: &EngineArgs) -> Result<(), String> {
     let named = [
         ("player", &cli.player),
         ("playouts", &cli.playouts),
@@ -155,7 +155,7 @@ const CLIENT_CHECK: Duration = Duration::from_millis(100);
 /// nothing reads stdout any more (the pipe's reading end is closed, as when the controller was killed), no answer
 /// can be delivered, and a long search or solve would only burn the machine. The end of stdin alone does not end
 /// work already asked for: `oust < commands > answers` answers every command before it quits.
-fn watch_for_a_gone_client() {
+pub(super) fn watch_for_a_gone_client() {
     let spawned = std::thread::Builder::new()
         .name("client-watch".into())
         .spawn(|| {

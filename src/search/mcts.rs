@@ -1,6 +1,7 @@
 //! Monte Carlo tree search on the rules core's fast path: PUCT selection with priors from cheap Oust knowledge,
 //! biased playouts, an MCTS-solver for proven wins and losses, and tree parallelism with virtual loss.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -59,6 +60,9 @@ pub struct Config {
     /// A root move that every descent takes: the root chooses no move of its own (the Gumbel root search of
     /// [`super::gumbel`] sends each simulation to the move it picked).
     pub root_only: Option<Move>,
+    /// The root moves a search may look at (an analysis' `allowMoves` and `avoidMoves`); `None`: every legal move.
+    /// A root whose allowed moves are all gone searches none.
+    pub root_moves: Option<Arc<[Move]>>,
 }
 
 /// The share of the root's visits a [`Config::forced`] move gets at least.
@@ -77,6 +81,7 @@ impl Default for Config {
             net: None,
             forced: None,
             root_only: None,
+            root_moves: None,
         }
     }
 }
@@ -106,6 +111,8 @@ pub struct MoveStats {
     pub proof: Option<Outcome>,
     /// The principal variation starting with this move, with the colour of each move.
     pub pv: Vec<(Color, Move)>,
+    /// The visits of each node of `pv` (as many as `pv` has moves, where the tree has them).
+    pub pv_visits: Vec<u32>,
 }
 
 /// The root of a search as the protocol layer reports it.
@@ -121,6 +128,8 @@ pub struct RootInfo {
     pub nodes: usize,
     /// Proven outcome of the root position, if known.
     pub proof: Option<Outcome>,
+    /// Every root move the search may look at, with its prior (the policy at the root), best first.
+    pub priors: Vec<(Move, f32)>,
 }
 
 /// What the monitor callback asks for.
@@ -265,6 +274,13 @@ fn select(sh: &Shared, id: u32, me: Color) -> u32 {
     {
         return c;
     }
+    let allowed = |c: u32| {
+        id != tree.root()
+            || cfg
+                .root_moves
+                .as_ref()
+                .is_none_or(|only| only.contains(&tree.node(c).mv()))
+    };
     let mut best = children.start;
     let mut best_score = f32::NEG_INFINITY;
     match cfg.flavor {
@@ -284,7 +300,7 @@ fn select(sh: &Shared, id: u32, me: Color) -> u32 {
             };
             let fpu = parent_q - cfg.fpu_reduction;
             let explore = cfg.c_puct * (nv.max(1) as f32).sqrt();
-            for c in children {
+            for c in children.filter(|&c| allowed(c)) {
                 let child = tree.node(c);
                 let (v, s) = child.stats();
                 let q = match child.proof() {
@@ -308,7 +324,7 @@ fn select(sh: &Shared, id: u32, me: Color) -> u32 {
         }
         Flavor::Plain => {
             let log_n = (nv.max(1) as f32).ln();
-            for c in children {
+            for c in children.filter(|&c| allowed(c)) {
                 let child = tree.node(c);
                 let (v, s) = child.stats();
                 if v == 0 {
@@ -680,7 +696,7 @@ pub struct Run {
 }
 
 /// The principal variation from node `id`: most visited children, as deep as the tree goes.
-fn pv_from(tree: &Tree, id: u32, out: &mut Vec<(Color, Move)>) {
+fn pv_from(tree: &Tree, id: u32, out: &mut Vec<(Color, Move)>, visits: &mut Vec<u32>) {
     let mut id = id;
     loop {
         let node = tree.node(id);
@@ -693,6 +709,7 @@ fn pv_from(tree: &Tree, id: u32, out: &mut Vec<(Color, Move)>) {
             return;
         }
         out.push((b.mover(), b.mv()));
+        visits.push(b.visits());
         id = best;
     }
 }
@@ -782,19 +799,25 @@ pub fn root_info(tree: &Tree, root: &Position, playouts: u64) -> RootInfo {
         nodes: tree.used(),
         proof: node.proof(),
         moves: Vec::new(),
+        priors: Vec::new(),
     };
     if node.state() != EXPANDED || node.children().is_empty() {
         return info;
     }
     let me = root.to_move();
     let best = best_child(tree, tree.root());
+    info.priors = node
+        .children()
+        .map(|c| (tree.node(c).mv(), tree.node(c).prior()))
+        .collect();
     for c in node.children() {
         let child = tree.node(c);
         if child.visits() == 0 && c != best {
             continue;
         }
         let mut pv = vec![(me, child.mv())];
-        pv_from(tree, c, &mut pv);
+        let mut pv_visits = vec![child.visits()];
+        pv_from(tree, c, &mut pv, &mut pv_visits);
         info.moves.push(MoveStats {
             mv: child.mv(),
             visits: child.visits(),
@@ -806,6 +829,7 @@ pub fn root_info(tree: &Tree, root: &Position, playouts: u64) -> RootInfo {
             prior: child.prior(),
             proof: child.proof(),
             pv,
+            pv_visits,
         });
     }
     // The move that would be played first, then by visits.

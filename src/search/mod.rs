@@ -838,6 +838,7 @@ fn lead_with(info: &mut RootInfo, me: Color, solution: &Solution) {
             prior: 1.0,
             proof: None,
             pv: Vec::new(),
+            pv_visits: Vec::new(),
         },
     };
     info.moves.insert(
@@ -846,6 +847,7 @@ fn lead_with(info: &mut RootInfo, me: Color, solution: &Solution) {
             winrate,
             proof: Some(outcome),
             pv: solution.pv.clone(),
+            pv_visits: Vec::new(),
             ..stats
         },
     );

@@ -341,6 +341,7 @@ fn value_after(e: &mut Engine, after: crate::rules::Game, played: Move) -> MoveS
         prior: 0.0,
         proof,
         pv: vec![(mover, played)],
+        pv_visits: vec![visits],
     }
 }
 
