@@ -30,6 +30,7 @@ pub mod learn;
 pub mod matches;
 pub mod net;
 pub mod notation;
+pub mod review;
 pub mod rng;
 pub mod rules;
 pub mod search;

@@ -9,7 +9,8 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 
 use cli::{
-    UsageError, analysis, bench, calibrate, gui, learn, matches, netfit, records, serve, solve,
+    UsageError, analysis, bench, calibrate, gui, learn, matches, netfit, records, review, serve,
+    solve,
 };
 
 /// An engine for the board game Oust, speaking a GTP-style protocol on stdin and stdout.
@@ -128,6 +129,13 @@ enum Command {
     /// the turns to analyse), one answer a line on stdout for each turn, as searches finish; many positions are
     /// searched at once, each on a tree of its own. Closing stdin finishes what was asked, then exits
     Analysis(analysis::AnalysisArgs),
+    /// Review records: every placement judged, each record saved with its review, a summary table
+    ///
+    /// Review SGF and Abstract Play records as oust gui's review does, every position of every record searched
+    /// at once on all cores: each record is written as an SGF with the review in its nodes (NAME-review.sgf), and
+    /// a table of each side's inaccuracies, mistakes, blunders and average loss goes to stdout. A record that
+    /// cannot be read is named with the reason, the others are still reviewed, and the exit status is 1
+    Review(review::ReviewArgs),
 }
 
 fn main() -> ExitCode {
@@ -146,6 +154,7 @@ fn main() -> ExitCode {
         Command::TrainNet(_) => "train-net",
         Command::Knowledge(_) => "knowledge",
         Command::Analysis(_) => "analysis",
+        Command::Review(_) => "review",
     });
     cli::init_logging(subcommand);
     let (name, outcome) = match &cli.command {
@@ -162,6 +171,7 @@ fn main() -> ExitCode {
         Some(Command::TrainNet(args)) => (Some("train-net"), netfit::run(args)),
         Some(Command::Knowledge(args)) => (Some("knowledge"), learn::knowledge(args)),
         Some(Command::Analysis(args)) => (Some("analysis"), analysis::run(args)),
+        Some(Command::Review(args)) => (Some("review"), review::run(args)),
         None => (None, serve::run(&cli.engine)),
     };
     outcome.unwrap_or_else(|UsageError(message)| usage_error(name, &message))

@@ -9,6 +9,7 @@ pub mod learn;
 pub mod matches;
 pub mod netfit;
 pub mod records;
+pub mod review;
 pub mod serve;
 pub mod solve;
 

@@ -341,6 +341,8 @@ pub struct Engine {
     /// The game as the engine's last generated move left it, for the opponent to move: [`Engine::game_key`] of
     /// it. Pondering goes on there while the game stays so.
     pub(crate) ponder_on: Option<(usize, u64)>,
+    /// The next search is the tree search alone ([`Engine::analyse_tree`]).
+    tree_only: bool,
 }
 
 /// The GoGui analysis commands that answer from one search (see [`SharedSearch`]).
@@ -404,6 +406,7 @@ impl Engine {
             shared: None,
             cancel: None,
             ponder_on: None,
+            tree_only: false,
         };
         engine.warm_network();
         Ok(engine)
@@ -659,12 +662,20 @@ impl Engine {
         self.search_limited(draw, forced, |l| l)
     }
 
+    /// [`Engine::analyse`] by the tree search alone, with no solver's share before it: what a review's search of a
+    /// position must be, so that its answer depends on nothing the solver's table kept from earlier commands.
+    pub(crate) fn analyse_tree(&mut self) -> SearchResult {
+        self.tree_only = true;
+        self.search_now(false, None)
+    }
+
     fn search_limited(
         &mut self,
         draw: bool,
         forced: Option<Move>,
         limit: impl Fn(Limits) -> Limits,
     ) -> SearchResult {
+        let tree_only = std::mem::take(&mut self.tree_only);
         let color = self.game.position().to_move();
         let limits = limit(self.limits(color));
         let cancel = self.cancel.clone();
@@ -674,7 +685,7 @@ impl Engine {
             stop: cancel.as_deref(),
             // An analysis' interval runs the tree search even where the solver or a single legal move would
             // answer at once; the monitor is never due within a move.
-            interval: forced.map(|_| Duration::from_secs(86_400)),
+            interval: (forced.is_some() || tree_only).then(|| Duration::from_secs(86_400)),
         };
         let mut setup = self.search_setup();
         if !draw {

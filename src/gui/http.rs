@@ -13,10 +13,11 @@ use tiny_http::{Header, Method, Request as HttpRequest, Response, Server};
 
 use crate::rules::{Color, Shape};
 
+use super::board;
 use super::session::{NewGame, Player, Session, Strength};
 use super::{Hub, Request, Shared};
-use super::{board, review};
 use crate::gtp::levels::{FULL_STRENGTH, LEVEL_ELO, Level, MAX_LEVEL};
+use crate::review;
 
 /// Largest request body read, in bytes: records are small. The page reads it from the state (`max_request_bytes`)
 /// and refuses a larger record before sending it.

@@ -8,7 +8,6 @@
 
 pub mod board;
 mod http;
-pub mod review;
 pub mod session;
 pub mod tree;
 mod worker;

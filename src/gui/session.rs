@@ -14,8 +14,8 @@ use crate::notation::{self, cell_name};
 use crate::rules::{Color, Game, Geometry, Move, Outcome, Position, Shape, Status};
 use crate::sgf;
 
-use super::review;
 use super::tree::{NodeId, ROOT, Tree};
+use crate::review;
 
 /// Who plays a colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

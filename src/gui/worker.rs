@@ -12,11 +12,11 @@ use serde_json::{Value, json};
 
 use crate::matches::{EngineProcess, Failure, Reply, describe_status, read_response, shorten};
 use crate::notation;
-use crate::rules::{Color, Geometry, Move, Outcome, Shape, Status};
+use crate::rules::{Color, Geometry, Move, Shape, Status};
 
-use super::review;
 use super::session::{Player, Strength};
 use super::{Hub, Request, Shared};
+use crate::review;
 
 /// Wait for an ordinary command.
 const COMMAND_LIMIT: Duration = Duration::from_secs(20);
@@ -111,6 +111,12 @@ pub(crate) struct Worker {
     analyze: bool,
     /// The engine judges a placement within one search (`oust-judge`), for the review.
     judge: bool,
+    /// The engine's seed at its start (`oust-get-param seed`): each position of a review is judged at a seed made
+    /// from it ([`review::position_seed`]), as `oust review --seed` judges it.
+    seed: Option<u64>,
+    /// The engine's threads at its start (`oust-get-param threads`, as its command line set them), put back after
+    /// `level max`, which would set them to every core.
+    threads: Option<String>,
     cancellable: bool,
     /// The last engine move, for the pace of engine-against-engine play.
     last_move: Instant,
@@ -152,6 +158,8 @@ impl Worker {
             oust_params: false,
             analyze: false,
             judge: false,
+            seed: None,
+            threads: None,
             cancellable: false,
             last_move: Instant::now(),
             analysed_out: None,
@@ -179,6 +187,18 @@ impl Worker {
         self.analyze = self.ask("known_command oust-analyze").as_deref() == Ok("true");
         self.judge = self.ask("known_command oust-judge").as_deref() == Ok("true");
         self.oust_params = self.ask("known_command oust-set-param").as_deref() == Ok("true");
+        self.seed = if self.oust_params {
+            self.ask("oust-get-param seed")
+                .ok()
+                .and_then(|s| s.trim().parse().ok())
+        } else {
+            None
+        };
+        self.threads = if self.oust_params {
+            self.ask("oust-get-param threads").ok()
+        } else {
+            None
+        };
         self.cancellable = self
             .ask(&format!("known_command {CANCELLABLE_GENMOVE}"))
             .as_deref()
@@ -391,6 +411,9 @@ impl Worker {
                 return Ok(());
             }
             self.ask("oust-set-param level max")?;
+            if let Some(threads) = self.threads.clone() {
+                self.ask(&format!("oust-set-param threads {threads}"))?;
+            }
             self.ask(&format!("oust-set-param playouts {playouts}"))?;
             self.ask(&format!("oust-set-param time_per_move {seconds}"))?;
             // Think on the person's time too (ignored under a playout limit; an oust before `ponder` refuses it,
@@ -950,9 +973,7 @@ impl Worker {
         };
         let total = target.moves.len() + 1;
         let started = Instant::now();
-        let mut rates: Vec<Value> = vec![Value::Null; total];
-        let mut pvs: Vec<Vec<Value>> = vec![Vec::new(); total];
-        let mut judged: Vec<Option<review::Judged>> = vec![None; total - 1];
+        let mut steps: Vec<review::Step> = vec![review::Step::default(); total];
         let fixed = Target {
             strength: Strength::Playouts(playouts),
             ..target.clone()
@@ -971,6 +992,7 @@ impl Worker {
                     return Ok(());
                 }
                 let per = started.elapsed().as_secs_f64() / k.max(1) as f64;
+                let rates: Vec<Value> = steps.iter().map(|s| json!(s.rate)).collect();
                 s.analysis.review = Some(json!({
                     "playouts": playouts, "done": k, "total": total,
                     "eta_s": if k == 0 { Value::Null } else { json!((per * (total - k) as f64).round()) },
@@ -980,59 +1002,49 @@ impl Worker {
             }
             self.hub.notify();
             self.sync(&step)?;
-            let Some(&(color, mv)) = target.moves.get(k).filter(|_| self.judge) else {
+            if let Some(seed) = self.seed {
+                self.ask(&format!(
+                    "oust-set-param seed {}",
+                    review::position_seed(seed, k)
+                ))?;
+            }
+            steps[k] = match target.moves.get(k).filter(|_| self.judge) {
+                // A pass is forced: nothing to judge, and nothing to search.
+                Some(&(_, Move::Pass)) => review::Step::default(),
+                Some(&(color, mv)) => {
+                    let command = format!("oust-judge {}", notation::move_name(&target.geo, mv));
+                    let reply = self.send(&command, Self::move_limit(fixed.strength))?;
+                    review::Step::from_judgement(color, &reply.text)
+                }
                 // The last position, or an engine without `oust-judge`: the heat map's rate (and line); the
                 // placements are then judged by the difference of the rates before and after them.
-                let reply = self.send("oust-heatmap", Self::move_limit(fixed.strength))?;
-                if let Some(rate) = heatmap_rate(&reply.text) {
-                    rates[k] = json!(rate);
-                    if self.analyze {
-                        let pv = self.send("oust-pv", COMMAND_LIMIT)?;
-                        pvs[k] = review::pv_of(&pv.text);
-                    }
+                None => {
+                    let reply = self.send("oust-heatmap", Self::move_limit(fixed.strength))?;
+                    let pv = if self.analyze && review::heatmap_rate(&reply.text).is_some() {
+                        Some(self.send("oust-pv", COMMAND_LIMIT)?.text)
+                    } else {
+                        None
+                    };
+                    review::Step::from_heatmap(&reply.text, pv.as_deref())
                 }
-                continue;
             };
-            if mv == Move::Pass {
-                // A pass is forced: nothing to judge, and nothing to search.
-                continue;
-            }
-            let command = format!("oust-judge {}", notation::move_name(&target.geo, mv));
-            let reply = self.send(&command, Self::move_limit(fixed.strength))?;
-            if let Some(j) = review::parse_judgement(&reply.text) {
-                rates[k] = json!(if color == Color::Black {
-                    j.best_rate
-                } else {
-                    1.0 - j.best_rate
-                });
-                pvs[k] = j.pv.clone();
-                judged[k] = Some(j);
-            }
         }
         // A finished game's last position has no search: its rate is the result.
-        if let Some(last) = rates.last_mut()
-            && last.is_null()
-        {
-            let mut game = crate::rules::Game::new(target.geo.clone());
-            let _ = game.set_pie(target.pie);
-            let over = target.setup.is_empty()
-                && target.moves.iter().all(|&(c, mv)| game.play(c, mv).is_ok());
-            if over && let Status::Over(outcome) = game.position().status() {
-                *last = json!(match outcome {
-                    Outcome::Win(Color::Black) => 1.0,
-                    Outcome::Win(Color::White) => 0.0,
-                    Outcome::Draw => 0.5,
-                });
-            }
-        }
+        let mut game = crate::rules::Game::new(target.geo.clone());
+        let _ = game.set_pie(target.pie);
+        let over =
+            target.setup.is_empty() && target.moves.iter().all(|&(c, mv)| game.play(c, mv).is_ok());
+        let result = match game.position().status() {
+            Status::Over(outcome) if over => Some(outcome),
+            _ => None,
+        };
         let mut s = self.hub.lock();
         s.analysis.review_line = Some(target.moves.clone());
-        s.analysis.review = Some(review::finished(
+        s.analysis.review = Some(review::assemble(
             playouts,
             &target.moves,
-            &rates,
-            pvs,
-            &judged,
+            steps,
+            result,
             Some((started.elapsed().as_secs_f64() * 10.0).round() / 10.0),
         ));
         s.changed();
@@ -1071,20 +1083,6 @@ fn logged(
     drop(s);
     hub.notify();
     out
-}
-
-/// Black's winning chance from the `TEXT` line of `oust-heatmap`: `... black to move, best C5 (56.8%)`.
-fn heatmap_rate(text: &str) -> Option<f64> {
-    let line = text.lines().find(|l| l.starts_with("TEXT"))?;
-    let open = line.rfind('(')?;
-    let close = line[open..].find("%)")? + open;
-    let rate: f64 = line[open + 1..close].parse().ok()?;
-    let rate = rate / 100.0;
-    Some(if line.contains("white to move") {
-        1.0 - rate
-    } else {
-        rate
-    })
 }
 
 /// The entries of one `oust-analyze` line: `info move V visits N winrate W prior P order K [proof R] pv C V ...`,
@@ -1161,7 +1159,9 @@ mod tests {
         assert_eq!(v["moves"][1]["proof"], "loss");
         assert!((v["black"].as_f64().unwrap() - 0.4377).abs() < 1e-9);
         assert_eq!(
-            heatmap_rate("INFLUENCE C5 1.00\nTEXT 80913 playouts, white to move, best C5 (56.8%)"),
+            review::heatmap_rate(
+                "INFLUENCE C5 1.00\nTEXT 80913 playouts, white to move, best C5 (56.8%)"
+            ),
             Some(1.0 - 0.568)
         );
     }

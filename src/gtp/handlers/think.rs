@@ -327,7 +327,9 @@ fn value_after(e: &mut Engine, after: crate::rules::Game, played: Move) -> MoveS
             Some(o),
         ),
         _ => {
-            let r = e.analyse();
+            // The tree search alone, as the judgement's own searches: nothing the solver's table kept from earlier
+            // commands changes the answer.
+            let r = e.analyse_tree();
             let w = r.winrate().unwrap_or(0.5);
             let visits = u32::try_from(r.info.visits).unwrap_or(u32::MAX);
             (if turn_kept { w } else { 1.0 - w }, visits, r.info.proof)

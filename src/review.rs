@@ -1,11 +1,16 @@
 //! The game review's judgement of each placement: the winning chance it lost for the side that played it, and
 //! its class (inaccuracy, mistake, blunder), as Lichess's "learn from your mistakes" and KaTrain's points lost do.
-//! The win rates come from the engine (`oust-heatmap` a position); this module only judges them, and writes and
-//! reads them as SGF properties.
+//! The engine judges each placement within one search of the position before it (`oust-judge`); this module
+//! turns its answers into a review ([`Step`], [`assemble`]), judges them, and writes and reads them as SGF
+//! properties. `oust gui` asks a GTP engine for each position; `oust review` asks engines in this process, through
+//! the same command ([`review_position`]).
 
 use serde_json::{Value, json};
 
-use crate::rules::{Color, Move, Shape};
+use crate::gtp::Engine;
+use crate::notation;
+use crate::rng::Rng;
+use crate::rules::{Color, Game, Move, Outcome, Shape, Status};
 
 /// A placement that lost at least this much of its side's winning chance (in points of percentage) is an
 /// inaccuracy.
@@ -200,6 +205,132 @@ pub fn finished(
         v["seconds"] = json!(s);
     }
     v
+}
+
+/// What one position of a review gives: Black's winning chance there, the engine's line from it, and the
+/// judgement of the placement played from it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Step {
+    /// Black's winning chance, 0 to 1.
+    pub rate: Option<f64>,
+    /// The engine's line, `[colour, vertex]` pairs, its first move the best.
+    pub pv: Vec<Value>,
+    /// The judgement of the placement played.
+    pub judged: Option<Judged>,
+}
+
+impl Step {
+    /// The step of `oust-judge`'s answer `text` about a placement of `color`.
+    pub fn from_judgement(color: Color, text: &str) -> Step {
+        match parse_judgement(text) {
+            Some(j) => Step {
+                rate: Some(if color == Color::Black {
+                    j.best_rate
+                } else {
+                    1.0 - j.best_rate
+                }),
+                pv: j.pv.clone(),
+                judged: Some(j),
+            },
+            None => Step::default(),
+        }
+    }
+
+    /// The step of the last position from `oust-heatmap`'s answer (its rate) and `oust-pv`'s (its line).
+    pub fn from_heatmap(heatmap: &str, pv: Option<&str>) -> Step {
+        Step {
+            rate: heatmap_rate(heatmap),
+            pv: pv.map(pv_of).unwrap_or_default(),
+            judged: None,
+        }
+    }
+}
+
+/// Black's winning chance in `oust-heatmap`'s `TEXT` line (`... black to move, best D4 (56.2%)`).
+pub fn heatmap_rate(text: &str) -> Option<f64> {
+    let line = text.lines().find(|l| l.starts_with("TEXT"))?;
+    let open = line.rfind('(')?;
+    let close = line[open..].find("%)")? + open;
+    let rate: f64 = line[open + 1..close].parse().ok()?;
+    let rate = rate / 100.0;
+    Some(if line.contains("white to move") {
+        1.0 - rate
+    } else {
+        rate
+    })
+}
+
+/// The seed of the search of position `k` of a review seeded with `seed`: each position's judgement is then the
+/// same whoever reviews it, in whatever order.
+pub fn position_seed(seed: u64, k: usize) -> u64 {
+    Rng::new(seed ^ (k as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)).next_u64()
+}
+
+/// The finished review of `line` from its steps (one a position, one more than the moves): a finished game's last
+/// position, which has no search, gets the result as its rate.
+pub fn assemble(
+    playouts: u64,
+    line: &[(Color, Move)],
+    mut steps: Vec<Step>,
+    result: Option<Outcome>,
+    seconds: Option<f64>,
+) -> Value {
+    if let (Some(last), Some(outcome)) = (steps.last_mut(), result)
+        && last.rate.is_none()
+    {
+        last.rate = Some(match outcome {
+            Outcome::Win(Color::Black) => 1.0,
+            Outcome::Win(Color::White) => 0.0,
+            Outcome::Draw => 0.5,
+        });
+    }
+    let rates: Vec<Value> = steps.iter().map(|s| json!(s.rate)).collect();
+    let judged: Vec<Option<Judged>> = steps
+        .iter()
+        .take(line.len())
+        .map(|s| s.judged.clone())
+        .collect();
+    let pvs = steps.into_iter().map(|s| s.pv).collect();
+    finished(playouts, line, &rates, pvs, &judged, seconds)
+}
+
+/// Reviews position `k` of `game`'s line on `engine`, as `oust gui` asks its engine: the game as it stood before
+/// placement `k` is set up, the engine reseeded with `seed`, and the placement judged (`oust-judge`); the last
+/// position, with no placement, gets `oust-heatmap`'s rate and `oust-pv`'s line, or the result where the game is
+/// over. A pass is forced: nothing to judge. The engine's settings (`playouts`, `threads`) are the caller's.
+pub fn review_position(engine: &mut Engine, game: &Game, k: usize, seed: u64) -> Step {
+    let line = game.line();
+    let mut at = game.clone();
+    while at.records().len() > k {
+        at.undo();
+    }
+    let geo = game.position().geometry_arc().clone();
+    engine.start_loaded(at);
+    engine.reseed(seed);
+    let mut ask = |name: &str, args: &[&str]| match crate::gtp::execute(engine, name, args) {
+        Ok(crate::gtp::Reply::Text(t)) => Some(t),
+        Ok(_) => None,
+        Err(e) => {
+            log::warn!("review: {name} {}: {e}", args.join(" "));
+            None
+        }
+    };
+    match line.get(k) {
+        Some(&(_, Move::Pass)) => Step::default(),
+        Some(&(color, mv)) => {
+            let name = notation::move_name(&geo, mv);
+            ask("oust-judge", &[&name])
+                .map_or_else(Step::default, |t| Step::from_judgement(color, &t))
+        }
+        None if matches!(game.position().status(), Status::Over(_)) => Step::default(),
+        None => match ask("oust-heatmap", &[]) {
+            Some(h) => {
+                let pv = ask("oust-pv", &[]);
+                Step::from_heatmap(&h, pv.as_deref())
+            }
+            None => Step::default(),
+        },
+    }
 }
 
 /// One side's counts.
