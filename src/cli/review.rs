@@ -76,22 +76,33 @@ pub fn run(args: &ReviewArgs) -> Outcome {
     );
     let total: usize = records.iter().map(|r| r.left).sum();
     let positions = positions.min(total.max(1));
+    // One set of options for every engine: they share the network's evaluation cache, so that a position's
+    // search finds what the searches of the positions before and after it evaluated.
+    let options = Options {
+        seed: args.seed,
+        reports: Reports::Off,
+        ..Options::default()
+    };
     let mut engines = Vec::with_capacity(positions);
     for _ in 0..positions {
-        let mut engine = Engine::new(Options {
-            seed: args.seed,
-            reports: Reports::Off,
-            ..Options::default()
-        })
-        .map_err(UsageError)?;
+        let mut engine = Engine::new(options.clone()).map_err(UsageError)?;
         gtp::set_param(&mut engine, "threads", &args.threads.to_string()).map_err(UsageError)?;
         engines.push(engine);
     }
     let pool =
         Pool::new(engines).map_err(|e| UsageError(format!("cannot start the searches: {e}")))?;
     let (done, results) = mpsc::channel();
+    // Each record's positions in as many runs as there are positions at once, taken in turn (0, n/2, 1, n/2+1, ...
+    // for two): each thread then mostly follows one run, a position after the one before it, whose searches
+    // evaluated much of what it meets (the evaluation cache holds them).
     for (r, record) in records.iter().enumerate() {
-        for k in 0..record.steps.len() {
+        let n = record.steps.len();
+        let runs = positions.min(n);
+        let run_len = n.div_ceil(runs);
+        let order = (0..run_len)
+            .flat_map(|i| (0..runs).map(move |j| j * run_len + i))
+            .filter(|&k| k < n);
+        for k in order {
             let (game, visits, seed, done) =
                 (record.game.clone(), record.visits, args.seed, done.clone());
             pool.submit(
