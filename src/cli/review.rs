@@ -40,6 +40,10 @@ pub struct ReviewArgs {
     /// judges it with an engine started with this seed
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Review only shard K of N of the records: every N-th record from the K-th, in the order given, so that N
+    /// machines (GNU parallel, Slurm) review a set of records between them, each record as one machine would
+    #[arg(long, value_name = "K/N", value_parser = super::matches::parse_shard)]
+    pub shard: Option<(u64, u64)>,
     /// The board of Abstract Play records, which do not say theirs (an SGF record names its own)
     #[arg(long, value_name = "N|WxH|hexS", default_value = "hex7", value_parser = parse_size)]
     pub size: Shape,
@@ -59,9 +63,23 @@ struct Record {
 /// Reviews every record; exits with 1 when a record could not be read or written.
 pub fn run(args: &ReviewArgs) -> Outcome {
     let started = Instant::now();
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            UsageError(format!(
+                "--out {}: cannot make the directory: {e}",
+                dir.display()
+            ))
+        })?;
+    }
     let mut failed = false;
     let mut records = Vec::new();
-    for path in &args.records {
+    let (k, n) = args.shard.unwrap_or((1, 1));
+    let mine = args
+        .records
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i as u64 % n == k - 1);
+    for (_, path) in mine {
         match read(path, args) {
             Ok(r) => records.push(r),
             Err(e) => {
