@@ -1016,6 +1016,60 @@ fn console_lines(gui: &Gui) -> Vec<String> {
         .collect()
 }
 
+/// CPU seconds the process `pid` has used so far (user and system), from /proc.
+fn cpu_seconds(pid: u64) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .collect();
+    let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
+    ticks / 100.0
+}
+
+#[test]
+fn a_game_resigned_while_the_engine_thinks_leaves_the_engine_idle() {
+    // A new player's find: at a strength that ponders, the engine searched on for 40 s after the resignation.
+    let gui = start(Shape::Hex { side: 5 }, [Player::Human, Player::Engine]);
+    post(&gui, "api/players", json!({"seconds": 4.0}));
+    post(&gui, "api/play", json!({"move": "E5"}));
+    let s = wait_state(&gui, Duration::from_secs(10), "the engine to think", |s| {
+        s["engine"]["busy"] == "thinking"
+    });
+    let pid = s["engine"]["pid"].as_u64().unwrap();
+    assert_eq!(post(&gui, "api/resign", json!({})).0, 200);
+    let until = Instant::now() + Duration::from_secs(20);
+    while !console_lines(&gui)
+        .iter()
+        .any(|l| l.contains("came after the game ended: dropped"))
+    {
+        assert!(Instant::now() < until, "{:?}", console_lines(&gui));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The engine is given the game as it ended (its dropped move taken back), which ends its pondering.
+    wait_state(
+        &gui,
+        Duration::from_secs(10),
+        "the engine to be idle",
+        |s| s["engine"]["busy"] == "",
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let before = cpu_seconds(pid);
+    std::thread::sleep(Duration::from_secs(1));
+    let used = cpu_seconds(pid) - before;
+    assert!(
+        used < 0.2,
+        "the engine used {used:.2} s of CPU in a second after the game ended"
+    );
+    assert!(
+        console_lines(&gui).iter().any(|l| l.ends_with("undo")),
+        "{:?}",
+        console_lines(&gui)
+    );
+}
+
 #[test]
 fn resign_resigns_the_human_and_an_engine_answer_after_the_end_is_dropped() {
     // The repro: the human (Black) places, then resigns while the engine thinks.

@@ -98,6 +98,9 @@ enum Job {
     Move(Target),
     Review(u64),
     Analyse(Target),
+    /// The engine's game is no longer the page's (a resignation, a new game, a loaded record): it gets the game as
+    /// it is, so that it stops pondering on one nobody plays.
+    Sync(Target),
 }
 
 /// The worker: the engine and what it knows.
@@ -332,6 +335,18 @@ impl Worker {
         Ok(())
     }
 
+    /// True when the engine holds another game than `target`'s (another start, or a move the page's game does not
+    /// have): it may be pondering on a game nobody plays. A game the page has played on from the engine's is not
+    /// stale: the engine's next use sends the moves.
+    fn stale(&self, target: &Target) -> bool {
+        self.process.is_some()
+            && self.known.board.is_some()
+            && (self.known.board != Some(target.geo.shape())
+                || self.known.pie != target.pie
+                || self.known.setup != target.setup
+                || !target.moves.starts_with(&self.known.moves))
+    }
+
     /// Brings the engine to `target`: the moves it has beyond the common start are taken back with `undo`, and
     /// the rest played; a new board, start or pie rule sets everything up again.
     fn sync(&mut self, target: &Target) -> Result<(), String> {
@@ -501,6 +516,9 @@ impl Worker {
                 {
                     return Some(Job::Analyse(target));
                 }
+                if self.stale(&target) {
+                    return Some(Job::Sync(target));
+                }
             }
             if !s.engine.busy.is_empty() {
                 s.engine.busy.clear();
@@ -521,6 +539,10 @@ impl Worker {
                 Job::Move(target) => self.engine_move(&target),
                 Job::Review(playouts) => self.review(playouts),
                 Job::Analyse(target) => self.analyse(&target),
+                Job::Sync(target) => self.sync(&Target {
+                    strength: self.known.strength.unwrap_or(target.strength),
+                    ..target
+                }),
             };
             if let Err(e) = result {
                 self.fault(e);
