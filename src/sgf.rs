@@ -992,25 +992,26 @@ pub fn check_for(text: &str, current: Option<Shape>) -> Result<Vec<Checked>, Sgf
     Ok(out)
 }
 
-/// Every line of play of the first game of a record, in the order of the file (the main line first), each
-/// replayed through the rules or with the reason it cannot be (which variation, where its move is, and why), and
-/// the number of games in the record. The board is read as [`parse_for`] reads it.
+/// Every line of play of the first game of a record, in the order of the file (the main line first), each as its
+/// record (its own nodes' properties) and replayed through the rules, or with the reason it cannot be (which
+/// variation, where its move is, and why), and the number of games in the record. The board is read as
+/// [`parse_for`] reads it.
 ///
 /// # Errors
 /// [`SgfError::Syntax`] for text that is not SGF, and [`SgfError::Unsupported`] for a tree with more nodes to
 /// replay than [`MAX_CHECKED_NODES`].
-pub fn lines_for(
-    text: &str,
-    current: Option<Shape>,
-) -> Result<(Vec<Result<Game, SgfError>>, usize), SgfError> {
+pub fn lines_for(text: &str, current: Option<Shape>) -> Result<LinesOf, SgfError> {
     let c = collection(text, false)?;
     let mut lines = Vec::new();
     each_line(text, &c, 0, current, &mut 0, |_, line| {
-        lines.push(line.map(|(_, game)| game));
+        lines.push(line);
         Ok(())
     })?;
     Ok((lines, c.games.len()))
 }
+
+/// The lines of a record's first game ([`lines_for`]) and the number of games.
+pub type LinesOf = (Vec<Result<(Record, Game), SgfError>>, usize);
 
 /// `error` placed in game `g` of the collection: its variation (from 1, when it has several) and the line and
 /// column of node `at`; alone when the record has one game of one line.

@@ -1740,6 +1740,63 @@ fn turn_names(s: &Value) -> Vec<String> {
         .collect()
 }
 
+/// A new player's find: a review saved on a line that is no longer the main line (a variation was promoted after the
+/// review) was lost on loading, and the main line showed a review of the positions it shares, every count 0.
+#[test]
+fn a_review_of_a_line_that_is_no_longer_the_main_line_loads_on_that_line() {
+    let gui = start(Shape::square(5), [Player::Human, Player::Human]);
+    for m in ["C3", "A1", "E5", "A5", "E1"] {
+        assert_eq!(post(&gui, "api/play", json!({ "move": m })).0, 200);
+    }
+    post(&gui, "api/review", json!({"playouts": 40}));
+    wait_state(&gui, Duration::from_secs(60), "the review", |s| {
+        s["analysis"]["review"]["total"].is_u64()
+            && s["analysis"]["review"]["done"] == s["analysis"]["review"]["total"]
+    });
+    // A variation from move 3, made the main line.
+    post(&gui, "api/jump", json!({"moves": 2}));
+    assert_eq!(post(&gui, "api/play", json!({"move": "B2"})).0, 200);
+    assert_eq!(
+        post(&gui, "api/variation", json!({"action": "promote"})).0,
+        200
+    );
+    let (_, saved) = get(&gui, "api/sgf");
+    assert_eq!(saved.matches("OUSTJUDGE[").count(), 5, "{saved}");
+    let (status, loaded) = post(
+        &gui,
+        "api/load",
+        json!({"name": "branch.sgf", "text": saved}),
+    );
+    assert_eq!(status, 200, "{loaded}");
+    assert!(
+        loaded["notice"].as_str().unwrap().contains(
+            "it holds a review of the variation that leaves the main line at move 3 (win rates of 6 positions)"
+        ),
+        "{}",
+        loaded["notice"]
+    );
+    // The main line (the promoted variation) shows no review ...
+    assert_eq!(turn_names(&loaded)[..3], ["C3", "A1", "B2"]);
+    assert_eq!(loaded["analysis"]["review"], Value::Null);
+    // ... the reviewed line shows it, whole ...
+    let branch = loaded["turns"][2]["branches"][0]["node"].clone();
+    let (status, s) = post(&gui, "api/goto", json!({"node": branch}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(turn_names(&s), ["C3", "A1", "E5", "A5", "E1"]);
+    let review = &s["analysis"]["review"];
+    assert_eq!(review["loaded"], true, "{s}");
+    assert_eq!(review["placements"].as_array().unwrap().len(), 5);
+    // ... and saving again keeps it.
+    let (_, again) = get(&gui, "api/sgf");
+    assert_eq!(review_props(&again), review_props(&saved));
+}
+
+/// The review's properties of a saved record, in order.
+fn review_props(sgf: &str) -> Vec<String> {
+    let re = regex::Regex::new(r"(SBKV|OUSTBEST|OUSTJUDGE|OUSTREVIEW)\[[^\]]*\]").unwrap();
+    re.find_iter(sgf).map(|m| m.as_str().to_string()).collect()
+}
+
 /// Issue 48, part 2: a placement that differs from the line's next one starts a variation; the main line is kept,
 /// the move list shows the branches and goes to any of them, a variation is promoted or deleted, and the saved SGF
 /// holds them as SGF's own tree and loads back with them.

@@ -438,8 +438,9 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
             text(args, "text").and_then(|t| {
                 s.session.load(t, &name)?;
                 s.clear_views();
-                s.analysis.review = s.session.loaded_review.take();
-                s.analysis.review_line = Some(s.session.line_moves());
+                let (review, line) = s.session.loaded_review.take().unzip();
+                s.analysis.review = review;
+                s.analysis.review_line = Some(line.unwrap_or_else(|| s.session.line_moves()));
                 Ok(())
             })
         }

@@ -117,7 +117,7 @@ pub struct Session {
     /// True once this game's result against a level has been counted ([`Session::level_result`]).
     pub level_counted: bool,
     /// The review a loaded record held (its win rates and lines), for the page to show without analysing again.
-    pub loaded_review: Option<Value>,
+    pub loaded_review: Option<(Value, Vec<(Color, Move)>)>,
     /// The game's date (SGF `DT`, `YYYY-MM-DD`): the day a new game started, or a loaded record's own.
     pub date: Option<String>,
     /// A loaded record's root comment (`C`, none for a record without one), its placements and its lines of
@@ -511,6 +511,8 @@ impl Session {
         let mut review_held = None;
         let mut comment = None;
         let mut variations: Vec<Line> = Vec::new();
+        // Each line of the record with its own nodes' properties, the main line first.
+        let mut reviewed: Vec<(sgf::Record, Line)> = Vec::new();
         let (game, names) = if trimmed.starts_with('(') {
             let record = sgf::parse_for(text, Some(self.geometry().shape()))
                 .map_err(|e| format!("{name}: {e}"))?;
@@ -518,9 +520,15 @@ impl Session {
             match sgf::lines_for(text, Some(self.geometry().shape())) {
                 Ok((lines, games)) => {
                     let mut refused = Vec::new();
-                    for line in lines.into_iter().skip(1) {
+                    for (i, line) in lines.into_iter().enumerate() {
                         match line {
-                            Ok(g) => variations.push(g.line()),
+                            Ok((record, g)) => {
+                                let line = g.line();
+                                if i > 0 {
+                                    variations.push(line.clone());
+                                }
+                                reviewed.push((record, line));
+                            }
                             Err(e) => refused.push(e.to_string()),
                         }
                     }
@@ -568,24 +576,39 @@ impl Session {
                     .filter(|n| !n.is_empty())
                     .map(String::from)
             };
-            let line: Vec<(Color, Move)> = game.line();
-            let props: Vec<(usize, String, String)> = record
-                .info
-                .iter()
-                .map(|(k, v)| (0, k.clone(), v.clone()))
-                .chain(record.node_info.iter().cloned())
-                .collect();
-            review_held =
-                review::from_properties(&props, line.len() + 1).map(|(rates, pvs, judged)| {
-                    let playouts = record
-                        .get(review::REVIEW_PROPERTY)
-                        .and_then(|p| p.trim().parse().ok())
-                        .unwrap_or(0);
-                    let rates: Vec<Value> = rates.into_iter().map(|r| json!(r)).collect();
-                    let mut v = review::finished(playouts, &line, &rates, pvs, &judged, None);
-                    v["loaded"] = json!(true);
-                    v
-                });
+            if reviewed.is_empty() {
+                reviewed.push((record.clone(), game.line()));
+            }
+            // The review is of the line whose nodes hold it: the main line, or a branch that was the main line
+            // when the review was made (the lines share the review's first positions; the one that holds the most
+            // of it is the one reviewed, the earliest in the file among equals).
+            let mut best: Option<(usize, Value, Vec<(Color, Move)>)> = None;
+            for (r, line) in &reviewed {
+                let props: Vec<(usize, String, String)> = r
+                    .info
+                    .iter()
+                    .map(|(k, v)| (0, k.clone(), v.clone()))
+                    .chain(r.node_info.iter().cloned())
+                    .collect();
+                let Some((rates, pvs, judged)) = review::from_properties(&props, line.len() + 1)
+                else {
+                    continue;
+                };
+                let held = rates.iter().filter(|r| r.is_some()).count()
+                    + judged.iter().filter(|j| j.is_some()).count();
+                if best.as_ref().is_some_and(|(h, ..)| *h >= held) {
+                    continue;
+                }
+                let playouts = r
+                    .get(review::REVIEW_PROPERTY)
+                    .and_then(|p| p.trim().parse().ok())
+                    .unwrap_or(0);
+                let rates: Vec<Value> = rates.into_iter().map(|r| json!(r)).collect();
+                let mut v = review::finished(playouts, line, &rates, pvs, &judged, None);
+                v["loaded"] = json!(true);
+                best = Some((held, v, line.clone()));
+            }
+            review_held = best.map(|(_, v, line)| (v, line));
             self.date = name_of("DT");
             comment = name_of("C");
             (game, [name_of("PB"), name_of("PW")])
@@ -644,12 +667,23 @@ impl Session {
             notice.push_str("; ");
             notice.push_str(&l);
         }
-        if let Some(r) = &review_held {
+        if let Some((r, line)) = &review_held {
             let rated = r["rates"]
                 .as_array()
                 .map_or(0, |a| a.iter().filter(|x| !x.is_null()).count());
+            let main = self.line_moves();
+            let shared = main.iter().zip(line).take_while(|(a, b)| a == b).count();
+            let on = if *line == main {
+                String::new()
+            } else {
+                format!(
+                    " of the variation that leaves the main line at move {}",
+                    shared + 1
+                )
+            };
             notice.push_str(&format!(
-                "; it holds a review (win rates of {rated} positions), shown without analysing again"
+                "; it holds a review{on} (win rates of {rated} positions), shown with that line without analysing \
+                 again"
             ));
         }
         self.loaded_review = review_held;
