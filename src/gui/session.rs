@@ -117,7 +117,7 @@ pub struct Session {
     /// True once this game's result against a level has been counted ([`Session::level_result`]).
     pub level_counted: bool,
     /// The review a loaded record held (its win rates and lines), for the page to show without analysing again.
-    pub loaded_review: Option<(Value, Vec<(Color, Move)>)>,
+    pub loaded_review: Option<(Value, Line)>,
     /// The game's date (SGF `DT`, `YYYY-MM-DD`): the day a new game started, or a loaded record's own.
     pub date: Option<String>,
     /// A loaded record's root comment (`C`, none for a record without one), its placements and its lines of
@@ -582,7 +582,7 @@ impl Session {
             // The review is of the line whose nodes hold it: the main line, or a branch that was the main line
             // when the review was made (the lines share the review's first positions; the one that holds the most
             // of it is the one reviewed, the earliest in the file among equals).
-            let mut best: Option<(usize, Value, Vec<(Color, Move)>)> = None;
+            let mut best: Option<(usize, Value, Line)> = None;
             for (r, line) in &reviewed {
                 let props: Vec<(usize, String, String)> = r
                     .info
