@@ -63,6 +63,8 @@ pub struct Judged {
     pub error: f64,
     /// Both values were proven (the loss is exact).
     pub proven: bool,
+    /// The best move's value was proven: `best_rate` is exact.
+    pub best_proven: bool,
     /// The engine's line from the position, its first move the best, as `[colour, vertex]` pairs.
     pub pv: Vec<Value>,
 }
@@ -96,6 +98,7 @@ pub fn parse_judgement(text: &str) -> Option<Judged> {
         loss,
         error,
         proven: proofs == 2 || (error == 0.0 && loss == 0.0 && proofs > 0),
+        best_proven: words[..played].contains(&"proof"),
         pv,
     })
 }
@@ -133,13 +136,35 @@ pub fn judge(line: &[(Color, Move)], rates: &[Option<f64>], judged: &[Option<Jud
         }
         let round = |x: f64| (x * 10.0).round() / 10.0;
         let mut entry = if let Some(j) = judged.get(k).and_then(Option::as_ref) {
-            let (loss, error) = (round(j.loss.max(0.0)), round(j.error.max(0.0)));
+            let (mut loss, mut error, mut proven) = (j.loss, j.error, j.proven);
+            // The position after the placement proven lost for its side (the next search proved it, say a few
+            // forced captures the searches before it did not see): the placement lost all the chance its side
+            // had, exactly as far as the loss goes, whatever the spread of the searches before it.
+            let mine = |black: f64| {
+                if color == Color::Black {
+                    black
+                } else {
+                    1.0 - black
+                }
+            };
+            let lost_after = judged
+                .get(k + 1)
+                .and_then(Option::as_ref)
+                .filter(|next| next.best_proven)
+                .and_then(|_| rates.get(k + 1).copied().flatten())
+                .is_some_and(|after| mine(after) == 0.0);
+            if lost_after && !j.proven && j.best_rate > 0.0 {
+                loss = loss.max(100.0 * j.best_rate);
+                error = 0.0;
+                proven = true;
+            }
+            let (loss, error) = (round(loss.max(0.0)), round(error.max(0.0)));
             let lower = (loss - CONFIDENCE * error).max(0.0);
             let mut e = json!({"loss": loss, "error": error, "class": class(lower)});
             if class(loss) != class(lower) {
                 e["uncertain"] = json!(true);
             }
-            if j.proven && loss > 0.0 {
+            if proven && loss > 0.0 {
                 e["proof"] = json!(true);
             }
             e
@@ -440,6 +465,7 @@ pub fn from_properties(props: &[(usize, String, String)], positions: usize) -> O
                     loss,
                     error,
                     proven: rest == ["proof"],
+                    best_proven: false,
                     pv: Vec::new(),
                 });
             }
@@ -526,8 +552,44 @@ mod tests {
             loss,
             error,
             proven,
+            best_proven: false,
             pv: Vec::new(),
         })
+    }
+
+    /// A new player's find: "lost 20.4 ± 3.1 points, a mistake (Black's chance 63.5% → 0.0%)", where the next
+    /// search proved White's win by forced captures. The placement lost every chance Black had: a proven blunder.
+    #[test]
+    fn a_placement_after_which_the_next_search_proves_the_loss_is_a_proven_blunder() {
+        let line = [(Color::Black, place(0)), (Color::White, place(1))];
+        let mut before = judged(20.4, 3.1, false).unwrap();
+        before.best_rate = 0.635;
+        let mut after = judged(0.0, 0.0, true).unwrap();
+        after.best_rate = 1.0;
+        after.best_proven = true;
+        // Black's chances: 63.5% before, 0% after (White's proven win).
+        let rates = [Some(0.635), Some(0.0), Some(0.0)];
+        let v = judge(&line, &rates, &[Some(before.clone()), Some(after.clone())]);
+        let p = &v["placements"][0];
+        assert_eq!(
+            (p["loss"].as_f64(), p["error"].as_f64()),
+            (Some(63.5), Some(0.0)),
+            "{v}"
+        );
+        assert_eq!(
+            (p["class"].as_str(), p["proof"].as_bool()),
+            (Some("blunder"), Some(true))
+        );
+        // The next search unproven: the searches' spread holds the class back, as before.
+        after.best_proven = false;
+        let v = judge(&line, &rates, &[Some(before), Some(after)]);
+        let p = &v["placements"][0];
+        assert_eq!(
+            (p["loss"].as_f64(), p["class"].as_str()),
+            (Some(20.4), Some("mistake")),
+            "{v}"
+        );
+        assert_eq!(p["proof"], Value::Null);
     }
 
     #[test]

@@ -3866,7 +3866,7 @@ fn browser_review_marks_the_mistakes_and_next_mistake_shows_the_engines_placemen
     let marks = marks.as_array().unwrap();
     assert_eq!(marks.len(), judged.len(), "{marks:?}");
     let list = b.js(
-        "return Array.from(document.querySelectorAll('#moves li')).map(li => [li.value, li.textContent, li.dataset.judged || null]);",
+        "return Array.from(document.querySelectorAll('#moves li')).map(li => [li.value, li.textContent, li.dataset.judged || null, li.title]);",
         json!([]),
     );
     let turn_of = |k: u64| {
@@ -3890,6 +3890,20 @@ fn browser_review_marks_the_mistakes_and_next_mistake_shows_the_engines_placemen
         );
         // The move list marks the turn with its worst placement.
         assert!(list[n][2].is_string(), "turn {n} unmarked: {list}");
+        // What it lost is said the same way on the graph and in the move list (a new player found the list
+        // leaving out the error that sets the class), with the error where the searches disagree.
+        let words = m[3].as_str().unwrap().split_once("): ").unwrap().1;
+        let error = p["error"].as_f64().unwrap_or(0.0);
+        if p["proof"].is_null() && error > 0.0 {
+            assert!(words.contains(&format!(" ± {error} points")), "{words}");
+        }
+        if list[n][2] == p["class"] {
+            assert!(
+                list[n][3].as_str().unwrap().contains(words),
+                "{} against {words}",
+                list[n][3]
+            );
+        }
     }
     // "Next mistake" (the button, then the key) goes to the position before each mistake in turn, marks the
     // engine's placement and plays out its line.

@@ -218,7 +218,8 @@ function drawMoves(s) {
     if (w) {
       li.classList.add(`judged-${w.class}`);
       li.dataset.judged = w.class;
-      li.title = `${cap(w.color)} lost ${w.loss} points: ${CLASS_NAMES[w.class]}`;
+      li.dataset.judgement = `${cap(w.color)} ${lossWords(w)}`;
+      li.title = li.dataset.judgement;
     }
     li.addEventListener("click", () => post("/api/jump", { moves: it.moves }));
     return it.branches.length ? [li, branchRow(it.branches)] : [li];
@@ -316,6 +317,12 @@ function turnOf(s, k) {
 }
 
 const CLASS_NAMES = { inaccuracy: "an inaccuracy", mistake: "a mistake", blunder: "a blunder" };
+// What a judged placement lost, said the same way everywhere (the explanation, the move list, the graph): the loss
+// with the error that sets its class, or "by proof".
+function lossWords(p) {
+  const lost = p.proof ? `${p.loss} points by proof` : p.error ? `${p.loss} ± ${p.error} points` : `${p.loss} points`;
+  return `lost ${lost}, ${p.proof && p.class ? "a proven " + p.class : CLASS_NAMES[p.class]}`;
+}
 
 // The placements a finished review judged worse than an inaccuracy's threshold, in order.
 function judged(r) {
@@ -367,7 +374,7 @@ function drawReview(s) {
     const w = r.rates[p.k + 1];
     if (w == null) continue;
     const t = turnOf(s, p.k);
-    const title = `${t ? `${t.n}. ${t.label}` : `placement ${p.k + 1}`} (${cap(p.color)}): lost ${p.loss} points, ${CLASS_NAMES[p.class]}`;
+    const title = `${t ? `${t.n}. ${t.label}` : `placement ${p.k + 1}`} (${cap(p.color)}): ${lossWords(p)}`;
     const radius = p.class === "blunder" ? 5 : p.class === "mistake" ? 4 : 3;
     parts.push(`<circle class="mark ${p.color} ${p.class}" data-mark="${p.k}" data-class="${p.class}" data-color="${p.color}" cx="${X(p.k + 1).toFixed(1)}" cy="${Y(w).toFixed(1)}" r="${radius}"><title>${title}</title></circle>`);
   }
@@ -406,8 +413,7 @@ function drawReviewSummary(s) {
     const turn = turnOf(s, here.k);
     const before = r.rates[here.k], after = r.rates[here.k + 1];
     const own = (w) => (here.color === "black" ? w : 1 - w);
-    const lost = here.proof ? `${here.loss} points by proof` : here.error ? `${here.loss} ± ${here.error} points` : `${here.loss} points`;
-    text = `${turn ? `${turn.n}. ${turn.label}` : `Placement ${here.k + 1}`}: ${cap(here.color)}${turn ? ` played ${turn.placement} and` : ""} lost ${lost}, ${CLASS_NAMES[here.class]} ` +
+    text = `${turn ? `${turn.n}. ${turn.label}` : `Placement ${here.k + 1}`}: ${cap(here.color)}${turn ? ` played ${turn.placement} and` : ""} ${lossWords(here)} ` +
       `(${cap(here.color)}'s chance ${pct(own(before))} → ${pct(own(after))}).` + (best ? ` The engine prefers ${name(best)}.` : "") +
       (here.uncertain ? " Its loss alone would make it worse, but the searches disagree too much to say so." : "");
   }
@@ -647,10 +653,16 @@ function drawMoveTimes(s) {
   for (const li of $("moves").querySelectorAll("li[data-moves]")) {
     const t = byMoves.get(li.dataset.moves);
     let span = li.querySelector(".think");
-    if (t == null) { if (span) { span.remove(); li.removeAttribute("title"); } continue; }
+    // A judged turn says its judgement first, then the thinking time.
+    const judgement = li.dataset.judgement ? `${li.dataset.judgement}; ` : "";
+    if (t == null) {
+      if (span) span.remove();
+      if (judgement) li.title = li.dataset.judgement; else li.removeAttribute("title");
+      continue;
+    }
     if (!span) { span = document.createElement("span"); span.className = "think"; li.append(span); }
     span.textContent = ` ${secondsText(t)}`;
-    li.title = `the engine thought ${secondsText(t)} for this turn`;
+    li.title = `${judgement}the engine thought ${secondsText(t)} for this turn`;
   }
 }
 

@@ -163,12 +163,13 @@ impl Shared {
     }
 
     /// What the page says after a game against a level: the result, the run of equal results at that level, and
-    /// the level to try next after two wins in a row (one up) or two losses in a row (one down).
+    /// the level to try next after two wins in a row (one up) or two losses in a row (one down). Only while the
+    /// board shows that game's end: not in a variation, nor once a record is loaded.
     fn level_report(&self) -> Value {
         let Some(&(level, won)) = self
             .level_results
             .last()
-            .filter(|_| self.session.level_counted)
+            .filter(|_| self.session.level_counted && self.session.level_result().is_some())
         else {
             return Value::Null;
         };
@@ -427,6 +428,7 @@ mod tests {
         let mut s = shared(level);
         s.level_results = results.to_vec();
         s.session.level_counted = true;
+        s.session.resigned = Some(Color::White);
         s.level_report()
     }
 
@@ -470,6 +472,17 @@ mod tests {
         s.changed();
         s.changed();
         assert_eq!(s.level_results, [(4, false)]);
+        assert_eq!(s.level_report()["text"], "You lost against level 4.");
+        // A new player's find: the report stayed in a variation and after loading a record.
+        s.session.resigned = None;
+        assert_eq!(
+            s.level_report(),
+            Value::Null,
+            "a position where the game goes on"
+        );
+        s.session.resigned = Some(Color::Black);
+        s.session.review = true;
+        assert_eq!(s.level_report(), Value::Null, "a record under review");
         // Between two humans nobody played the level.
         let mut s = shared(4);
         s.session.players = [Player::Human, Player::Human];
