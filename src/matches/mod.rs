@@ -12,6 +12,7 @@ mod clock;
 mod engine;
 pub mod ladder;
 mod openings;
+pub mod penta;
 mod referee;
 mod results;
 mod runner;

@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 use crate::notation;
 use crate::rules::{Color, Outcome};
 
-use super::stats::{Sprt, SprtStop, Wdl};
+use super::penta::Penta;
+use super::stats::{Sprt, SprtDecision, SprtStop, Wdl};
 
 /// The two engines of a match: A is the `--black` command, B the `--white` command. They swap colours when the
 /// match alternates or uses openings.
@@ -473,6 +474,72 @@ impl Tally {
     }
 }
 
+/// A's half points in a game: 2 for a win, 1 for a draw, 0 for a loss.
+fn half_points(g: &GameResult) -> usize {
+    match g.winner() {
+        Some(Side::A) => 2,
+        None => 1,
+        Some(Side::B) => 0,
+    }
+}
+
+/// The pairs of `games` that played one opening with the colours swapped, by the pentanomial model: where the
+/// match used openings, the two games of an opening; otherwise games 2k-1 and 2k (as `--alternate` plays them).
+/// A game whose partner is missing (not finished, or another shard's) is in no pair, nor are two games that did not
+/// swap colours.
+pub fn pairs(games: &[GameResult]) -> Penta {
+    let mut halves: std::collections::BTreeMap<(bool, u64), Vec<&GameResult>> = Default::default();
+    for g in games {
+        let key = match g.opening {
+            Some(o) => (true, o as u64),
+            None => (false, g.number.div_ceil(2)),
+        };
+        halves.entry(key).or_default().push(g);
+    }
+    let mut p = Penta::default();
+    for pair in halves.values() {
+        if let [x, y] = pair.as_slice()
+            && x.black != y.black
+        {
+            p.add(half_points(x) + half_points(y));
+        }
+    }
+    p
+}
+
+/// Where a test would have stopped `games` replayed in the order of their numbers: the decision and the games it
+/// took, by the trinomial model (after each game) and by the pentanomial one (after each whole pair), or `None`
+/// where it does not decide.
+pub fn replay_sprt(games: &[GameResult], test: &Sprt) -> [Option<(SprtDecision, u64)>; 2] {
+    let mut sorted: Vec<&GameResult> = games.iter().collect();
+    sorted.sort_by_key(|g| g.number);
+    let (mut tri, mut penta) = (None, None);
+    let mut wdl = Wdl::default();
+    let mut seen: Vec<GameResult> = Vec::new();
+    for (i, g) in sorted.iter().enumerate() {
+        match g.winner() {
+            Some(Side::A) => wdl.wins += 1,
+            Some(Side::B) => wdl.losses += 1,
+            None => wdl.draws += 1,
+        }
+        let n = i as u64 + 1;
+        if tri.is_none() && test.decide(wdl) != SprtDecision::Continue {
+            tri = Some((test.decide(wdl), n));
+        }
+        seen.push((*g).clone());
+        if penta.is_none() {
+            let d = test.decide_penta(&pairs(&seen));
+            if d != SprtDecision::Continue {
+                penta = Some((d, n));
+            }
+        }
+        if tri.is_some() && penta.is_some() {
+            break;
+        }
+    }
+    [tri, penta]
+}
+
 /// The results as an aligned table, one line per game in the order given, with a header line.
 pub fn format_table(games: &[GameResult]) -> String {
     let mut out = String::from(
@@ -572,6 +639,31 @@ pub fn format_summary(
         }
         _ => out.push_str("score of A: no games\n"),
     }
+    let p = pairs(games);
+    if let (Some(s), Some((lo, hi)), Some(elo), Some((elo_lo, elo_hi))) =
+        (p.score(), p.score_interval(), p.elo(), p.elo_interval())
+    {
+        let c = p.counts;
+        let _ = writeln!(
+            out,
+            "pairs (an opening played twice, colours swapped): {}; A's points in them, 0 / 1/2 / 1 / 3/2 / 2: \
+             {} / {} / {} / {} / {}",
+            p.pairs(),
+            c[0],
+            c[1],
+            c[2],
+            c[3],
+            c[4]
+        );
+        let _ = writeln!(
+            out,
+            "by pairs (pentanomial): score of A {s:.3} (95% interval {lo:.3} to {hi:.3}), Elo difference {} \
+             (95% interval {} to {})",
+            signed(elo),
+            signed(elo_lo),
+            signed(elo_hi)
+        );
+    }
     if let Some(test) = sprt {
         let (lower, upper) = test.bounds();
         let _ = write!(
@@ -603,8 +695,36 @@ pub fn format_summary(
                 );
             }
         }
+        if p.pairs() > 0 {
+            let _ = writeln!(
+                out,
+                "SPRT by pairs (pentanomial): LLR {:.3} (bounds {lower:.3} to {upper:.3}): {}",
+                test.llr_penta(&p),
+                test.decide_penta(&p).describe()
+            );
+            let when = |d: Option<(SprtDecision, u64)>| match d {
+                Some((d, n)) => format!("{} after {}", short(d), notation::count(n, "game")),
+                None => "no decision".to_string(),
+            };
+            let [tri, penta] = replay_sprt(games, test);
+            let _ = writeln!(
+                out,
+                "SPRT replayed in the order of the games: trinomial {}, pentanomial {}",
+                when(tri),
+                when(penta)
+            );
+        }
     }
     out
+}
+
+/// H0 or H1.
+fn short(d: SprtDecision) -> &'static str {
+    match d {
+        SprtDecision::H0 => "H0",
+        SprtDecision::H1 => "H1",
+        SprtDecision::Continue => "no decision",
+    }
 }
 
 #[cfg(test)]
@@ -764,6 +884,74 @@ mod tests {
         assert_eq!(file.settings, "size 2x2");
         assert_eq!(file.games, vec![g]);
         assert!(ResultsFile::parse("hello\n").is_err());
+    }
+
+    /// Game `number`, Black being `black`, won by `winner`, of opening `opening`.
+    fn game(number: u64, black: Side, winner: Color, opening: Option<usize>) -> GameResult {
+        GameResult {
+            black,
+            outcome: Outcome::Win(winner),
+            opening,
+            ..black_win(number)
+        }
+    }
+
+    #[test]
+    fn games_pair_by_opening_or_by_number_when_they_swap_colours() {
+        use Color::{Black, White};
+        // Games 1-2 (A wins both), 3-4 (Black wins both: one each), 5 alone (its partner unplayed).
+        let games = [
+            game(1, Side::A, Black, None),
+            game(2, Side::B, Black.opponent(), None),
+            game(3, Side::A, Black, None),
+            game(4, Side::B, Black, None),
+            game(5, Side::A, White, None),
+        ];
+        assert_eq!(pairs(&games).counts, [0, 0, 1, 0, 1]);
+        // Two games that did not swap colours are no pair.
+        let same = [game(1, Side::A, Black, None), game(2, Side::A, Black, None)];
+        assert_eq!(pairs(&same).pairs(), 0);
+        // With openings, the opening pairs them, wherever their numbers are (shards, resumed runs).
+        let opened = [
+            game(7, Side::A, White, Some(3)),
+            game(12, Side::B, Black, Some(3)),
+            game(8, Side::B, Black, Some(4)),
+        ];
+        assert_eq!(pairs(&opened).counts, [1, 0, 0, 0, 0]);
+        let summary = format_summary(
+            &["a".into(), "b".into()],
+            &games,
+            Sprt::new(0.0, 50.0, 0.05, 0.05).ok().as_ref(),
+            None,
+        );
+        assert!(
+            summary.contains("pairs (an opening played twice, colours swapped): 2; A's points in them, 0 / 1/2 / 1 / 3/2 / 2: 0 / 0 / 1 / 0 / 1\n"),
+            "{summary}"
+        );
+        assert!(
+            summary.contains("\nSPRT by pairs (pentanomial): LLR "),
+            "{summary}"
+        );
+    }
+
+    #[test]
+    fn a_replayed_test_stops_where_each_model_decides() {
+        use Color::Black;
+        // Black wins every game: each opening's pair splits, the two engines are even, and H0 (Elo 0) holds. The
+        // pairs show it sooner than the games do.
+        let games: Vec<GameResult> = (1..=400)
+            .map(|n| game(n, if n % 2 == 1 { Side::A } else { Side::B }, Black, None))
+            .collect();
+        let test = Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap();
+        let [tri, penta] = replay_sprt(&games, &test);
+        let (tri, penta) = (tri.unwrap(), penta.unwrap());
+        assert_eq!((tri.0, penta.0), (SprtDecision::H0, SprtDecision::H0));
+        assert!(
+            penta.1 < tri.1,
+            "pentanomial after {} games, trinomial after {}",
+            penta.1,
+            tri.1
+        );
     }
 
     #[test]

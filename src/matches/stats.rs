@@ -250,14 +250,23 @@ impl Sprt {
 /// Scores of a loss, a draw and a win.
 const SCORES: [f64; 3] = [0.0, 0.5, 1.0];
 
-/// The maximum-likelihood distribution over loss/draw/win with expected score `s`, given the observed frequencies
-/// `observed` (all positive): `p_i = q_i / (1 + theta (a_i - s))`, where `theta` solves
-/// `sum q_i (a_i - s) / (1 + theta (a_i - s)) = 0`. That sum falls strictly as `theta` grows, so bisection over the
-/// range where every `p_i` stays positive finds it.
+/// [`closest`] over loss, draw and win.
 fn closest_with_score(observed: [f64; 3], s: f64) -> [f64; 3] {
+    let p = closest(&observed, &SCORES, s);
+    [p[0], p[1], p[2]]
+}
+
+/// The maximum-likelihood distribution over outcomes of scores `scores` (from 0 to 1, the lowest 0 and the highest
+/// 1) with expected score `s`, given the observed frequencies `observed` (all positive): `p_i = q_i / (1 + theta
+/// (a_i - s))`, where `theta` solves `sum q_i (a_i - s) / (1 + theta (a_i - s)) = 0`. That sum falls strictly as
+/// `theta` grows, so bisection over the range where every `p_i` stays positive finds it. The trinomial model
+/// ([`Sprt::llr`]) and the pentanomial one ([`super::penta`]) share it.
+pub(super) fn closest(observed: &[f64], scores: &[f64], s: f64) -> Vec<f64> {
     let f = |theta: f64| -> f64 {
-        (0..3)
-            .map(|i| observed[i] * (SCORES[i] - s) / (1.0 + theta * (SCORES[i] - s)))
+        observed
+            .iter()
+            .zip(scores)
+            .map(|(q, a)| q * (a - s) / (1.0 + theta * (a - s)))
             .sum()
     };
     // 1 + theta (a - s) > 0 for a = 1 and a = 0 gives -1/(1 - s) < theta < 1/s.
@@ -271,10 +280,13 @@ fn closest_with_score(observed: [f64; 3], s: f64) -> [f64; 3] {
         }
     }
     let theta = 0.5 * (lo + hi);
-    let p = (0..3).map(|i| observed[i] / (1.0 + theta * (SCORES[i] - s)));
-    let p: Vec<f64> = p.collect();
+    let p: Vec<f64> = observed
+        .iter()
+        .zip(scores)
+        .map(|(q, a)| q / (1.0 + theta * (a - s)))
+        .collect();
     let sum: f64 = p.iter().sum();
-    [p[0] / sum, p[1] / sum, p[2] / sum]
+    p.into_iter().map(|x| x / sum).collect()
 }
 
 #[cfg(test)]
