@@ -256,11 +256,11 @@ fn closest_with_score(observed: [f64; 3], s: f64) -> [f64; 3] {
     [p[0], p[1], p[2]]
 }
 
-/// The maximum-likelihood distribution over outcomes of scores `scores` (from 0 to 1, the lowest 0 and the highest
-/// 1) with expected score `s`, given the observed frequencies `observed` (all positive): `p_i = q_i / (1 + theta
-/// (a_i - s))`, where `theta` solves `sum q_i (a_i - s) / (1 + theta (a_i - s)) = 0`. That sum falls strictly as
-/// `theta` grows, so bisection over the range where every `p_i` stays positive finds it. The trinomial model
-/// ([`Sprt::llr`]) and the pentanomial one ([`super::penta`]) share it.
+/// The maximum-likelihood distribution over outcomes of scores `scores` (from 0 to 1, the lowest 0 and the
+/// highest 1) with expected score `s`, given the observed frequencies `observed` (all positive):
+/// `p_i = q_i / (1 + theta (a_i - s))`, where `theta` solves `sum q_i (a_i - s) / (1 + theta (a_i - s)) = 0`.
+/// That sum falls strictly as `theta` grows, so bisection over the range where every `p_i` stays positive finds
+/// it. The trinomial model ([`Sprt::llr`]) and the pentanomial one ([`super::penta`]) share it.
 pub(super) fn closest(observed: &[f64], scores: &[f64], s: f64) -> Vec<f64> {
     let f = |theta: f64| -> f64 {
         observed
