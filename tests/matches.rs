@@ -1370,3 +1370,134 @@ fn a_match_writes_its_warnings_in_the_style_of_its_other_messages() {
         "{stderr}"
     );
 }
+
+/// The games of a results file as the test compares them: number, who had Black, opening, result and length.
+fn game_keys(path: &Path) -> Vec<(u64, Side, Option<usize>, String, usize)> {
+    let mut games = ResultsFile::parse(&fs::read_to_string(path).unwrap())
+        .unwrap()
+        .games;
+    games.sort_by_key(|g| g.number);
+    games
+        .iter()
+        .map(|g| {
+            (
+                g.number,
+                g.black,
+                g.opening,
+                g.outcome.code().to_string(),
+                g.moves,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_match_killed_three_times_and_resumed_plays_exactly_the_games_of_an_uninterrupted_one() {
+    let dir = scratch("resume");
+    // Fresh engines: each game depends only on the commands, its opening and its colours.
+    let match_args = |results: &Path| -> Vec<String> {
+        let mut v: Vec<String> = ["match", "--black", &oust(1), "--white", &oust(2)]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        v.extend(
+            [
+                "--games",
+                "16",
+                "--size",
+                "5",
+                "--random-openings",
+                "2",
+                "--seed",
+                "9",
+                "--fresh-engines",
+            ]
+            .iter()
+            .map(|s| s.to_string()),
+        );
+        v.extend([
+            "--concurrency".to_string(),
+            "2".to_string(),
+            "--results".to_string(),
+        ]);
+        v.push(results.display().to_string());
+        v
+    };
+    let whole = dir.join("whole.tsv");
+    let out = Command::new(OUST)
+        .args(match_args(&whole))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let expected = game_keys(&whole);
+    assert_eq!(expected.len(), 16);
+
+    let cut = dir.join("cut.tsv");
+    // Killed at three moments, the first before any game ends; each run resumes the one before it.
+    for (round, wait_ms) in [0u64, 500, 300].into_iter().enumerate() {
+        let mut args = match_args(&cut);
+        if round > 0 {
+            args.push("--resume".into());
+            // The seed comes from the file.
+            let at = args.iter().position(|a| a == "--seed").unwrap();
+            args.drain(at..at + 2);
+        }
+        let mut child = Command::new(OUST)
+            .args(&args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // The results file is written once both engines answered: from then on it can be resumed.
+        while !cut.exists() {
+            thread::sleep(Duration::from_millis(10));
+        }
+        thread::sleep(Duration::from_millis(wait_ms));
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+    // A last line cut short by the kill is read up to its last whole game.
+    let mut text = fs::read_to_string(&cut).unwrap();
+    let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+    let before = ResultsFile::parse(whole).unwrap().games.len();
+    assert!(
+        before < 16,
+        "the kills came too late: {before} games already"
+    );
+    if text.ends_with('\n') {
+        text.push_str("17\tA\tB");
+        fs::write(&cut, &text).unwrap();
+    }
+    let mut args = match_args(&cut);
+    args.push("--resume".into());
+    let out = Command::new(OUST).args(&args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("its last line was cut short"), "{stderr}");
+    assert_eq!(game_keys(&cut), expected, "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("games: 16\n"), "{stdout}");
+
+    // Another match's file is refused before any game, naming what differs.
+    let mut other = match_args(&cut);
+    other.push("--resume".into());
+    let at = other.iter().position(|a| a == "16").unwrap();
+    other[at] = "20".into();
+    let out = Command::new(OUST).args(&other).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("is the results file of another match: its settings have games 16 where this run has games 20"),
+        "{stderr}"
+    );
+    // A missing file is refused too.
+    let mut missing = match_args(&dir.join("none.tsv"));
+    missing.push("--resume".into());
+    let out = Command::new(OUST).args(&missing).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot resume from"));
+}

@@ -87,8 +87,13 @@ pub struct MatchArgs {
     pub log_dir: Option<PathBuf>,
     /// Replace an existing --results file and delete the game-* files of an earlier match in --sgf-dir and
     /// --log-dir (without it, the match refuses to start when it finds them)
-    #[arg(long)]
+    #[arg(long, conflicts_with = "resume")]
     pub overwrite: bool,
+    /// Go on with the match of the --results file: its games are kept, and only the missing ones are played, with
+    /// the game numbers, colours and openings of an uninterrupted run (the seed is the file's unless given); a
+    /// file of other engines or settings is refused, naming what differs
+    #[arg(long)]
+    pub resume: bool,
     /// Stop once the sequential probability ratio test decides (elo0 may be negative: --sprt -5,5,0.05,0.05)
     #[arg(
         long,
@@ -217,9 +222,27 @@ fn merge(files: &[PathBuf], sprt: Option<&Sprt>) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// The seed written in a results file's settings line (`seed 7`), when it can be read.
+fn resumed_seed(path: &std::path::Path) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let line = text.lines().find_map(|l| l.strip_prefix("# settings: "))?;
+    line.split(", ")
+        .find_map(|p| p.strip_prefix("seed ")?.parse().ok())
+}
+
 /// `oust match`: plays the match, then prints the table and the summary.
 fn play_match(args: &MatchArgs) -> Outcome {
-    let seed = args.seed.unwrap_or_else(clock_seed);
+    // A resumed match takes the seed of its results file unless one is given (and then it must be that one).
+    let seed = match (args.seed, args.resume, &args.results) {
+        (Some(seed), _, _) => seed,
+        (None, true, Some(path)) => resumed_seed(path).unwrap_or_else(clock_seed),
+        (None, _, _) => clock_seed(),
+    };
+    if args.resume && args.results.is_none() {
+        return Err(UsageError(
+            "--resume needs --results FILE, the results of the match to go on with".into(),
+        ));
+    }
     let (Some(black), Some(white)) = (&args.black, &args.white) else {
         return Err(UsageError("--black and --white are required".to_string()));
     };
@@ -272,6 +295,7 @@ fn play_match(args: &MatchArgs) -> Outcome {
         results: args.results.clone(),
         log_dir: args.log_dir.clone(),
         overwrite: args.overwrite,
+        resume: args.resume,
         sprt: args.sprt,
         seed,
         progress: Progress::for_stderr(),

@@ -19,7 +19,7 @@ use super::clock::{TimeControl, seconds};
 use super::engine::{EngineProcess, Failure, shorten};
 use super::openings::{opening_solver, parse_openings, undecided_opening};
 use super::referee::{GameSpec, Played, QUIT_WAIT, Seat, play_game};
-use super::results::{GameResult, Side, Tally, results_header};
+use super::results::{GameResult, ResultsFile, Side, Tally, results_header};
 use super::stats::{Sprt, SprtDecision, SprtStop};
 
 /// Where the openings come from.
@@ -99,6 +99,9 @@ pub struct MatchConfig {
     /// Replace an existing results file and delete the game files (`game-*.sgf`, `game-*.log`) of an earlier
     /// match in the output directories; without it, a match refuses to start when it finds them.
     pub overwrite: bool,
+    /// Go on with the match of the results file (`--resume`): the games it holds are kept and counted, and only
+    /// the missing ones are played, with the game numbers, colours and openings of an uninterrupted run.
+    pub resume: bool,
     /// A sequential test that may stop the match early.
     pub sprt: Option<Sprt>,
     /// Seed of the random openings.
@@ -129,6 +132,7 @@ impl MatchConfig {
             results: None,
             log_dir: None,
             overwrite: false,
+            resume: false,
             sprt: None,
             seed: 1,
             progress: Progress::Off,
@@ -137,7 +141,7 @@ impl MatchConfig {
     }
 
     /// The settings in one line, for the results file.
-    fn describe(&self) -> String {
+    pub fn describe(&self) -> String {
         let mut parts = vec![
             format!("size {}", self.board),
             format!("games {}", self.games),
@@ -236,6 +240,8 @@ struct Shared<'a> {
     interrupt: &'a AtomicBool,
     /// One entry per worker.
     playing: Vec<Playing>,
+    /// The numbers of the games a resumed match already holds: not played again.
+    done: std::collections::HashSet<u64>,
 }
 
 impl Shared<'_> {
@@ -268,7 +274,12 @@ impl Shared<'_> {
 pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, String> {
     let geometry = Arc::new(Geometry::new(config.board).map_err(|e| e.to_string())?);
     let (openings, draws) = load_openings(config, &geometry)?;
-    clear_old_outputs(config)?;
+    let earlier = if config.resume {
+        resumed_games(config)?
+    } else {
+        clear_old_outputs(config)?;
+        Vec::new()
+    };
     let mut names = [String::new(), String::new()];
     for (i, side) in ["A", "B"].into_iter().enumerate() {
         let command = &config.commands[i];
@@ -294,9 +305,16 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
     }
     let mut results_file = match &config.results {
         Some(path) => {
+            // A resumed file is written again whole, its games first: a line cut short by a kill is gone.
+            let mut text = results_header(&config.commands, &config.describe());
+            for g in &earlier {
+                text.push_str(&g.to_line());
+                text.push('\n');
+            }
             let mut f =
                 File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-            f.write_all(results_header(&config.commands, &config.describe()).as_bytes())
+            f.write_all(text.as_bytes())
+                .and_then(|()| f.flush())
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             Some(f)
         }
@@ -312,10 +330,24 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
         drain: AtomicBool::new(false),
         interrupt,
         playing: (0..workers).map(|_| Playing::default()).collect(),
+        done: earlier.iter().map(|g| g.number).collect(),
     };
-    let mut results: Vec<GameResult> = Vec::new();
-    let mut tally = Tally::default();
+    let mut tally = Tally::of(&earlier);
+    let mut results: Vec<GameResult> = earlier;
     let mut decision = None;
+    // A resumed match its test has decided already plays no more.
+    if let Some(test) = &config.sprt
+        && !results.is_empty()
+        && test.decide(tally.a) != SprtDecision::Continue
+    {
+        let d = test.decide(tally.a);
+        decision = Some(SprtStop {
+            decision: d,
+            games: tally.a.games(),
+            llr: test.llr(tally.a),
+        });
+        shared.drain.store(true, Ordering::SeqCst);
+    }
     let mut display = Display::new(config);
     display.start(&names, workers, draws);
     let (tx, rx) = mpsc::channel::<Message>();
@@ -407,6 +439,93 @@ fn old_game_files(dir: &Path, ext: &str) -> Result<Vec<PathBuf>, String> {
         .collect();
     files.sort();
     Ok(files)
+}
+
+/// The games of the results file a match resumes: its whole lines (a last line cut short by a kill is dropped,
+/// and that game played again), after checking that the file is this match's: the same engines' commands and the
+/// same settings, or a message naming what differs.
+fn resumed_games(config: &MatchConfig) -> Result<Vec<GameResult>, String> {
+    let Some(path) = &config.results else {
+        return Err("--resume needs the --results file of the match to go on with".into());
+    };
+    let text = fs::read_to_string(path)
+        .map_err(|e| format!("cannot resume from {}: {e}", path.display()))?;
+    let whole = match text.rfind('\n') {
+        Some(end) if end + 1 < text.len() => {
+            log::warn!(
+                "{}: its last line was cut short; that game is played again",
+                path.display()
+            );
+            &text[..=end]
+        }
+        _ => text.as_str(),
+    };
+    let file = ResultsFile::parse(whole)
+        .map_err(|e| format!("cannot resume from {}: {e}", path.display()))?;
+    let mut differ = Vec::new();
+    for (i, side) in ["A", "B"].into_iter().enumerate() {
+        if file.labels[i] != config.commands[i] {
+            differ.push(format!(
+                "engine {side} is '{}' there, '{}' here",
+                file.labels[i], config.commands[i]
+            ));
+        }
+    }
+    let theirs: Vec<&str> = file.settings.split(", ").collect();
+    let ours = config.describe();
+    let ours: Vec<&str> = ours.split(", ").collect();
+    let only = |a: &[&str], b: &[&str]| -> Vec<String> {
+        a.iter()
+            .filter(|x| !b.contains(x))
+            .map(|x| x.to_string())
+            .collect()
+    };
+    let (there, here) = (only(&theirs, &ours), only(&ours, &theirs));
+    if !there.is_empty() || !here.is_empty() {
+        differ.push(format!(
+            "its settings have {} where this run has {}",
+            if there.is_empty() {
+                "nothing".to_string()
+            } else {
+                there.join(", ")
+            },
+            if here.is_empty() {
+                "nothing".to_string()
+            } else {
+                here.join(", ")
+            }
+        ));
+    }
+    if !differ.is_empty() {
+        return Err(format!(
+            "{} is the results file of another match: {}",
+            path.display(),
+            differ.join("; ")
+        ));
+    }
+    let range = config.first_game + 1..=config.first_game + config.games;
+    let mut seen = std::collections::HashSet::new();
+    for g in &file.games {
+        if !range.contains(&g.number) || !seen.insert(g.number) {
+            return Err(format!(
+                "{} holds game {} {}: it is not a file this match wrote",
+                path.display(),
+                g.number,
+                if range.contains(&g.number) {
+                    "twice"
+                } else {
+                    "outside this match's games"
+                }
+            ));
+        }
+    }
+    log::info!(
+        "resuming {}: {} of {} played",
+        path.display(),
+        file.games.len(),
+        crate::notation::count(config.games, "game")
+    );
+    Ok(file.games)
 }
 
 /// Refuses to mix this match's outputs with an earlier match's: an existing results file, or game records or
@@ -564,6 +683,9 @@ fn worker(shared: &Shared<'_>, slot: usize, tx: Sender<Message>) {
         }
         // The game's index in the whole match (for a shard, further on).
         let index = config.first_game + local;
+        if shared.done.contains(&(index + 1)) {
+            continue;
+        }
         let spec = GameSpec {
             number: index + 1,
             geometry: shared.geometry.clone(),
