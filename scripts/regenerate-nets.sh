@@ -2,7 +2,7 @@
 # Makes the built-in networks again, byte for byte (docs/learning.md): the distillation self-play of the engine
 # with the learned priors, then one fit for each family (generation 0), then the hexhex network's generations 1
 # to 3 and the square network's generation 1: each its own self-play and a fit from the one before
-# (docs/results.md). About 15 CPU-hours of self-play
+# (docs/results.md, "The network by generation"). About 15 CPU-hours of self-play
 # (some 7 hours on 2 cores) and 0.5 to 1 CPU-hour of fitting networks. Needs GNU parallel and a release build.
 #
 #   scripts/regenerate-nets.sh [WORK-DIRECTORY]
@@ -29,8 +29,9 @@ awk '{ print } /^g 862 / { exit }' "$dir/gen0.txt" > "$dir/gen0-863.txt"
 # The hexhex generations' self-play computed the network in floats (--precision float), as every binary did before
 # the integer network became the default.
 #
-# Generation 1 of the hexhex network (docs/results.md): generation 0 plays itself at 400 visits a move, the first
-# 168 and 180 games of the two shards of an 8,000-game run (about 1.1 CPU-hours), and a fit from generation 0.
+# Generation 1 of the hexhex network (docs/results/2026-12-05-generation-1.md): generation 0 plays itself at 400
+# visits a move, the first 168 and 180 games of the two shards of an 8,000-game run (about 1.1 CPU-hours), and a fit
+# from generation 0.
 for k in 1 2; do
     stop=$([ "$k" = 1 ] && echo 168 || echo 180)
     "$oust" selfplay --boards hex7,hex5,hex7,hex6,hex7,hex8,hex7,hex9 --games 8000 --playouts 400 --priors network \
@@ -59,17 +60,19 @@ generation() {
     cp weights/oust-net-hex.net "weights/history/$kept"
 }
 
-# Generation 2 (docs/results.md): about 1.6 CPU-hours of self-play, a fit on 848 games. The self-play was made by
-# the binary of 4be772e, whose search later versions changed: other binaries play other games.
+# Generation 2 (docs/results/2026-12-05-generation-2.md): about 1.6 CPU-hours of self-play, a fit on 848 games. The
+# self-play was made by the binary of 4be772e, whose search later versions changed: other binaries play other games.
 generation 2 47011 oust-net-hex-gen2.net --seed 1
 
-# Generation 3 (docs/results.md): about 1.5 CPU-hours of self-play, a fit on 1,000 games with 2 threads: the round of
-# scripts/rl-loop.sh with SEED=47 and FIT_THREADS=2. The self-play was made by the binary of 5cb26ec.
+# Generation 3 (docs/results/2026-12-05-generation-3.md): about 1.5 CPU-hours of self-play, a fit on 1,000 games
+# with 2 threads: the round of scripts/rl-loop.sh with SEED=47 and FIT_THREADS=2. The self-play was made by the
+# binary of 5cb26ec.
 generation 3 47021 oust-net-hex-gen3-puct.net --seed 2 --threads 2
-# Generation 1 of the square network (docs/results.md): generation 0 plays itself at 400 visits a move, the network
-# in int8, 400 games over fourteen square and rectangular boards from 6x6 to 19x19 (about 1.2 CPU-hours on one
-# core), then a fit from generation 0 on them, 2 epochs, 2 threads: the round of scripts/rl-loop.sh with
-# FAMILY=square SEED=58 JOBS=1 and these BOARDS. The self-play was made by the binary of db24b24.
+# Generation 1 of the square network (docs/results/2026-12-06-square-generation-1.md): generation 0 plays itself at
+# 400 visits a move, the network in int8, 400 games over fourteen square and rectangular boards from 6x6 to 19x19
+# (about 1.2 CPU-hours on one core), then a fit from generation 0 on them, 2 epochs, 2 threads: the round of
+# scripts/rl-loop.sh with FAMILY=square SEED=58 JOBS=1 and these BOARDS. The self-play was made by the binary of
+# db24b24.
 "$oust" selfplay --boards 9x9,7x7,11x11,9x9,13x13,8x8,9x9,19x19,6x6,11x11,9x9,7x11,10x10,9x9,15x15,9x13 \
     --games 400 --playouts 400 --priors network --net weights/history/oust-net-square-gen0.net --seed 58011 \
     --shard 1/1 --out "$dir/square-gen1.txt"

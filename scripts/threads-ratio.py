@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""The strength speed-up of a second thread at equal time (issue 47, docs/results.md "Threads at equal time"):
-the Elo of 2 threads against 1 thread at 1 s a move over the Elo of 1 thread at 2 s against 1 thread at 1 s, from
-the wins and losses of the matches, with its uncertainty from bootstrap resamplings of each match's games. Uses
-only Python's standard library.
+"""The strength speed-up of a second thread at equal time (issue 47, docs/results/2026-12-05-threads.md "Threads
+at equal time"): the Elo of 2 threads against 1 thread at 1 s a move over the Elo of 1 thread at 2 s against 1
+thread at 1 s, from the wins and losses of the matches, with its uncertainty from bootstrap resamplings of each
+match's games. Uses only Python's standard library.
 
     scripts/threads-ratio.py --threads W-L --time W-L [--direct W-L] [--resamples N] [--seed S]
 

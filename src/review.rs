@@ -21,7 +21,8 @@ pub const MISTAKE: f64 = 10.0;
 pub const BLUNDER: f64 = 20.0;
 
 /// Playouts a position of a review that asks for none, where the engine evaluates with playouts: about 20 s for a
-/// 66-placement hex-7 game on two cores (docs/results.md, "The game review: two runs agree").
+/// 66-placement hex-7 game on two cores (docs/results/2026-12-05-review-agreement.md, "The game review: two runs
+/// agree").
 pub const REVIEW_PLAYOUTS: u64 = 20_000;
 
 /// Visits a position of a review that asks for none, on the boards where the engine's default evaluator is the

@@ -71,8 +71,8 @@ fn a_huge_hexhex_side_does_not_wrap_around() {
 /// A search waited for its threads in ticks of 5 ms, and the solver that a genmove runs first checked its node limit
 /// only every 4096 nodes, so the tiny searches of the conversation fuzzer (16 playouts) took 5 ms each, nearly all
 /// of it asleep. Now the last thread to end wakes the search, and the solver and the search stop exactly at their
-/// limits. How long a tiny genmove takes is a number to measure, not to assert in a test: see docs/results.md,
-/// "Speed".
+/// limits. How long a tiny genmove takes is a number to measure, not to assert in a test: see
+/// docs/results/2026-12-01-speed.md, "Speed".
 #[test]
 fn a_tiny_search_stops_exactly_at_its_limits() {
     use oust::rules::{Game, Geometry, Position};

@@ -223,9 +223,9 @@ fn the_tree_search_swaps_a_won_opening_and_keeps_a_lost_one() {
     }
 }
 
-/// The swap maps of docs/results.md: for each first black placement (one per symmetry class), whether `genmove w` with the
-/// pie rule on (one thread, a fixed number of playouts, solver share as by default) answers `swap`. Prints one
-/// diagram per board and seed (`S` swapped, `.` not). Minutes of CPU:
+/// The swap maps of docs/results/2026-11-30-first-move-advantage.md: for each first black placement (one per
+/// symmetry class), whether `genmove w` with the pie rule on (one thread, a fixed number of playouts, solver share
+/// as by default) answers `swap`. Prints one diagram per board and seed (`S` swapped, `.` not). Minutes of CPU:
 /// `cargo test --profile release-tests --test pie -- --ignored --nocapture swap_maps`; `OUST_SWAP_BOARDS` (default
 /// `7,9,13,hex5,hex7`), `OUST_SWAP_PLAYOUTS` (default 5000) and `OUST_SWAP_SEEDS` (default `1,2`) change it.
 #[test]

@@ -30,7 +30,7 @@ pub const FULL_STRENGTH: &str = "max";
 /// playouts and draw their move from the root's visits at a temperature that falls as the level rises, so that a
 /// weaker level prefers the moves a stronger one would consider, only less surely. Level 10 is the defaults at about
 /// the playouts one core makes in a second. The table was tuned by short screens and two calibrations, and level
-/// 8 by three candidates of 200 games (docs/results.md).
+/// 8 by three candidates of 200 games (docs/results/2026-12-04-levels-calibration.md).
 pub const HEX_LEVELS: [LevelSpec; MAX_LEVEL as usize] = [
     level(PlayerKind::Policy, 0, 0.7, 0.0),
     level(PlayerKind::Policy, 0, 0.3, 0.0),
@@ -82,8 +82,9 @@ pub fn bridge(shape: Shape) -> &'static [f64] {
     }
 }
 
-/// A level's Elo above the uniformly random player, as `oust calibrate` measured it (docs/results.md), rounded to
-/// tens: on hex-7 for the hexhex boards and on 9x9 for the square and rectangular ones.
+/// A level's Elo above the uniformly random player, as `oust calibrate` measured it
+/// (docs/results/2026-12-04-levels-calibration.md), rounded to tens: on hex-7 for the hexhex boards and on 9x9 for
+/// the square and rectangular ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LevelElo {
     /// On hex-7.
@@ -92,9 +93,9 @@ pub struct LevelElo {
     pub square9: i32,
 }
 
-/// The measured Elo of levels 1 to [`MAX_LEVEL`], each board family's column on its board (docs/results.md,
-/// "Strength levels": the command, seeds and games that measured them). `oust gui` offers the levels with these
-/// numbers.
+/// The measured Elo of levels 1 to [`MAX_LEVEL`], each board family's column on its board
+/// (docs/results/2026-12-04-levels-calibration.md: the command, seeds and games that measured them). `oust gui`
+/// offers the levels with these numbers.
 pub const LEVEL_ELO: [LevelElo; MAX_LEVEL as usize] = [
     elo(1580, 1660),
     elo(1750, 1790),

@@ -262,13 +262,15 @@ impl EvaluatorChoice {
 }
 
 /// The boards where `evaluator auto` means the network, where it measured stronger than the learned priors with
-/// playouts at equal time (docs/results.md, "Strength at equal time"): square and rectangular boards from 7 to 13
+/// playouts at equal time (docs/results/2026-12-03-the-network.md, "Strength at equal time", and
+/// docs/results/2026-12-05-generation-3.md for generation 3): square and rectangular boards from 7 to 13
 /// on a side (9x9 at 0.1 s and 1 s a move, 7x7, 11x11 and 13x13 at 0.1 s, one thread), and hexhex boards of side
 /// 5 to 9 (generation 1 on hex-7 at 0.1 s and 1 s with one thread and at 1 s with two, on hex-6, hex-8 and hex-9
 /// at 0.1 s; generation 2 on hex-5 at 0.1 s, where generation 1 was only even; generation 3, built in, beat generation 2
 /// on hex-7 and hex-5 at 0.1 s and the playouts 199 - 1 on hex-9). Since the integer network (December 6), also
 /// squares up to 19 and hexhex boards up to side 13, the largest: it beat the playouts 6 - 0 at 0.2 s a move on 15x15, 19x19,
-/// hex-10, hex-11 and hex-13 each, and 4 - 0 on 17x17 and hex-12 (docs/results.md, "The evaluator by board").
+/// hex-10, hex-11 and hex-13 each, and 4 - 0 on 17x17 and hex-12 (docs/results/2026-12-06-integer-inference.md,
+/// "The evaluator by board").
 /// Elsewhere `auto` means playouts: under 7x7 and hex-5, where the solver decides most games; beyond, not measured.
 pub fn network_is_default(shape: Shape) -> bool {
     match shape {
@@ -281,7 +283,8 @@ pub fn network_is_default(shape: Shape) -> bool {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PriorChoice {
     /// The engine's choice, which may differ by board: today the learned priors on every board, where with their
-    /// own exploration constant they measured stronger than the handmade ones on 9x9 and hex-7 (docs/results.md).
+    /// own exploration constant they measured stronger than the handmade ones on 9x9 and hex-7
+    /// (docs/results/2026-12-02-exploration-constant.md, docs/results/2026-12-02-first-play-urgency.md).
     Auto,
     /// The learned priors on every board.
     Learned,

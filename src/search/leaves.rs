@@ -43,9 +43,9 @@ impl Priors {
 
     /// The exploration constant of a search with these priors: 1 with the handmade priors (the engine before the
     /// learned priors, kept as the baseline, though 0.7 measured stronger with them on hex-7), and with the learned
-    /// ones [`LEARNED_C_PUCT`], chosen among the values tried with them on hex-7 (docs/results.md: 0.2 and 0.3
-    /// scored alike, 0.15 and 0.4 lower): they are sharper and right more often, so the search does better to follow
-    /// them more closely.
+    /// ones [`LEARNED_C_PUCT`], chosen among the values tried with them on hex-7
+    /// (docs/results/2026-12-02-exploration-constant.md: 0.2 and 0.3 scored alike, 0.15 and 0.4 lower): they are
+    /// sharper and right more often, so the search does better to follow them more closely.
     pub fn c_puct(&self) -> f32 {
         match self {
             Priors::Handmade => HANDMADE_C_PUCT,
@@ -55,8 +55,8 @@ impl Priors {
 
     /// The first-play urgency reduction of a search with these priors: 0.2 with the handmade priors (the engine
     /// before the learned priors), and with the learned ones [`LEARNED_FPU_REDUCTION`], chosen on hex-7
-    /// (docs/results.md: 0.1, 0.4 and 0.6 tried at cpuct 0.3). An unvisited move is valued further below its
-    /// parent, so the search widens less and leans on the priors' first choices.
+    /// (docs/results/2026-12-02-first-play-urgency.md: 0.1, 0.4 and 0.6 tried at cpuct 0.3). An unvisited move is
+    /// valued further below its parent, so the search widens less and leans on the priors' first choices.
     pub fn fpu_reduction(&self) -> f32 {
         match self {
             Priors::Handmade => HANDMADE_FPU_REDUCTION,
