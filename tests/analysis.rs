@@ -282,3 +282,40 @@ fn bad_lines_are_answered_and_the_engine_goes_on() {
     assert_eq!(answers[3]["id"], json!("ok"));
     assert_eq!(answers[3]["rootInfo"]["visits"], json!(3));
 }
+
+#[test]
+fn a_client_gone_ends_the_searches_at_once() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oust"))
+        .args(["analysis", "--positions", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(
+        stdin,
+        "{}",
+        json!({"id": "endless", "maxVisits": 100_000_000, "reportDuringSearchEvery": 0.05})
+    )
+    .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    assert!(line.contains("\"isDuringSearch\":true"), "{line}");
+    // The client closes its end of stdout, and keeps stdin open: the engine notices and exits.
+    drop(out);
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "{status}");
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "still searching 5 s after the client left"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(stdin);
+}
