@@ -3239,6 +3239,8 @@ fn browser_the_move_list_shows_branches_and_the_variation_bar_promotes_and_delet
         !s["variation"].is_null()
     });
     wait_drawn(&b, &gui);
+    // Delete asks first: the second click deletes.
+    b.click("[data-action=delete-variation]");
     b.click("[data-action=delete-variation]");
     let s = wait_state(&gui, Duration::from_secs(5), "the deletion", |s| {
         s["lines"] == 2
@@ -3284,12 +3286,16 @@ fn browser_the_cell_under_the_pointer_is_named() {
     assert_eq!(b.text(named), "");
 }
 
-/// Whether the element matching `css` shows whole in the window, and in its scrolling panel, without scrolling.
+/// Whether the element matching `css` shows whole in the window, and in its scrolling panel, without scrolling (and
+/// not under whose turn it is, which stays at the top of the panel on a wide screen).
 fn in_view(b: &Browser, css: &str) -> Value {
     b.js(
         "const e = document.querySelector(arguments[0]), r = e.getBoundingClientRect();
          const p = e.closest('aside'), a = p ? p.getBoundingClientRect() : {top: 0, bottom: innerHeight};
-         return [r.height > 0 && r.top >= Math.max(0, a.top) - 1 && r.bottom <= Math.min(innerHeight, a.bottom) + 1,
+         const t = document.getElementById('turn-box');
+         const top = p && t && !t.contains(e) && getComputedStyle(t).position === 'sticky'
+           ? Math.max(a.top, t.getBoundingClientRect().bottom) : a.top;
+         return [r.height > 0 && r.top >= Math.max(0, top) - 1 && r.bottom <= Math.min(innerHeight, a.bottom) + 1,
                  r.top, r.bottom, a.bottom, innerHeight, p ? p.scrollTop : 0];",
         json!([css]),
     )
@@ -3375,6 +3381,291 @@ fn browser_the_desktop_header_is_one_row_and_a_review_shows_without_scrolling() 
         let v = in_view(&b, css);
         assert_eq!(v[0], json!(true), "{css} is out of view: {v}");
     }
+}
+
+/// A new player's find: after a placement that started a variation, "Black to move" was out of the panel's view. At
+/// 1280x800 the panel scrolls by itself: in a reviewed game to the review's explanation at each position (it stays
+/// scrolled once a placement leaves the reviewed line and the review goes), and by hand to the move list. Whose turn
+/// it is stays at the top of the panel's view whatever scrolls it.
+#[test]
+fn browser_whose_turn_it_is_stays_in_view_after_a_placement_in_a_variation() {
+    let _lock =
+        browser_or_skip!("browser_whose_turn_it_is_stays_in_view_after_a_placement_in_a_variation");
+    let gui = start(Shape::Hex { side: 7 }, [Player::Human, Player::Human]);
+    let b = Browser::start(1280, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    // Back to placement `at`, and a click on the board on another cell than the line's next placement.
+    let place_off_the_line = |at: u64| {
+        let next = post(&gui, "api/jump", json!({"moves": at + 1})).1["last"].clone();
+        let s = post(&gui, "api/jump", json!({"moves": at})).1;
+        wait_drawn(&b, &gui);
+        let cell = s["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|&v| *v != next)
+            .and_then(Value::as_str)
+            .unwrap()
+            .to_string();
+        click(&b, &cell);
+        wait_state(&gui, Duration::from_secs(5), "the variation", |s| {
+            s["variation"]["innermost"] == json!(at + 1)
+        });
+        wait_drawn(&b, &gui);
+        in_view(&b, "[data-role=status]")
+    };
+    play_some(&gui, Shape::Hex { side: 7 }, 30, 5);
+    let v = place_off_the_line(12);
+    assert_eq!(v[0], json!(true), "a game's variation: {v}");
+    // A reviewed record (docs/level3-level5-hex7.sgf, its review in it), played on by both sides from its blunder.
+    let record = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/level3-level5-hex7.sgf"),
+    )
+    .unwrap();
+    let (status, _) = post(
+        &gui,
+        "api/load",
+        json!({"name": "level3-level5-hex7.sgf", "text": record}),
+    );
+    assert_eq!(status, 200);
+    wait_drawn(&b, &gui);
+    b.click("[data-play-on='human,human']");
+    wait_state(&gui, Duration::from_secs(5), "both sides played on", |s| {
+        s["review"] == false
+    });
+    let v = place_off_the_line(20);
+    assert!(v[5].as_f64() > Some(0.0), "the panel is not scrolled: {v}");
+    assert_eq!(v[0], json!(true), "a reviewed record's variation: {v}");
+    assert_eq!(b.text("[data-role=status]"), "White to move");
+    // The panel scrolled by hand to the end of the move list, and the next placement of the variation.
+    b.js(
+        "const a = document.querySelector('aside'); a.scrollTop = a.scrollHeight;",
+        json!([]),
+    );
+    let cell = state(&gui)["legal"][0].as_str().unwrap().to_string();
+    click(&b, &cell);
+    wait_drawn(&b, &gui);
+    let v = in_view(&b, "[data-role=status]");
+    assert_eq!(
+        v[0],
+        json!(true),
+        "the panel scrolled to the move list: {v}"
+    );
+}
+
+/// A new player's find: the name of the cell under the pointer was small, in the board area's far corner. It shows
+/// beside the cell (above it and to the right, below it or to the left at the board area's edges), at 20 px or more
+/// on a light label, inside the board area and never over the cell itself; a tap names the cell tapped the same way.
+#[test]
+fn browser_the_cell_name_shows_beside_the_cell_under_the_pointer() {
+    let _lock = browser_or_skip!("browser_the_cell_name_shows_beside_the_cell_under_the_pointer");
+    let gui = start(Shape::Hex { side: 7 }, [Player::Human, Player::Human]);
+    let b = Browser::start(1280, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    // The label's text, its distance to the cell's box (0: they overlap), whether it lies inside the board area,
+    // its font size and its background.
+    let label = "const l = document.querySelector('[data-role=cell-name]'), r = l.getBoundingClientRect();
+        const c = document.querySelector(`[data-vertex='${arguments[0]}']`).getBoundingClientRect();
+        const a = document.getElementById('board-area').getBoundingClientRect();
+        const dx = Math.max(0, r.left - c.right, c.left - r.right), dy = Math.max(0, r.top - c.bottom, c.top - r.bottom);
+        const inside = r.left >= a.left && r.right <= a.right && r.top >= a.top && r.bottom <= a.bottom;
+        const st = getComputedStyle(l);
+        return [l.textContent, Math.hypot(dx, dy), inside, parseFloat(st.fontSize), st.backgroundColor, r.width];";
+    let check = |v: &str, how: &str| {
+        let m = b.js(label, json!([v]));
+        assert_eq!(m[0], json!(v), "{how} {v}: {m}");
+        let dist = m[1].as_f64().unwrap();
+        assert!(
+            dist > 0.0 && dist <= 80.0,
+            "{how} {v}: the label is not beside the cell: {m}"
+        );
+        assert_eq!(
+            m[2],
+            json!(true),
+            "{how} {v}: the label leaves the board area: {m}"
+        );
+        assert!(m[3].as_f64() >= Some(20.0), "{how} {v}: {m}");
+        assert!(
+            m[4] != json!("rgba(0, 0, 0, 0)"),
+            "{how} {v}: no background: {m}"
+        );
+    };
+    // The middle, and the cells at the ends of the board, where the label turns to keep inside the board area.
+    for v in ["J9", "N13", "N7", "G1", "A1", "A7", "G13"] {
+        b.hover(&format!("[data-vertex={v}]"));
+        check(v, "pointer on");
+    }
+    // Off the board, nothing.
+    b.hover("#status");
+    let m = b.js(label, json!(["J9"]));
+    assert_eq!((&m[0], &m[5]), (&json!(""), &json!(0)), "{m}");
+    // A tap on a phone: its pointer events, then the compatibility mouseenter (as in the hover preview's test).
+    b.resize(390, 844);
+    b.wait_for(
+        "return matchMedia('(max-width: 760px)').matches;",
+        json!([]),
+        Duration::from_secs(5),
+        "the phone's layout",
+    );
+    for v in ["N7", "A7", "J9"] {
+        b.js(
+            "const g = document.querySelector(`[data-vertex='${arguments[0]}']`);
+             g.dispatchEvent(new PointerEvent('pointerenter', {pointerType: 'touch'}));
+             g.dispatchEvent(new PointerEvent('pointerdown', {pointerType: 'touch', bubbles: true}));
+             g.dispatchEvent(new MouseEvent('mouseenter'));",
+            json!([v]),
+        );
+        check(v, "tap on");
+    }
+}
+
+/// A 7x7 record whose variation at the third placement (B7) has two lines of its own (G1 A1, and G7).
+const NESTED_SGF: &str = "(;GM[1]SZ[7];B[dd];W[aa](;B[gg];W[ag])(;B[ba](;W[gg];B[ag])(;W[ga])))";
+
+/// A new player's find: Delete variation deleted at once. Its first click asks in the button itself how many moves it
+/// would delete (no dialog); a second click deletes them; a click elsewhere, or 5 s, leaves everything as it was.
+#[test]
+fn browser_delete_variation_asks_first_in_its_button() {
+    let _lock = browser_or_skip!("browser_delete_variation_asks_first_in_its_button");
+    let gui = start(Shape::square(7), [Player::Human, Player::Human]);
+    let (status, s) = post(
+        &gui,
+        "api/load",
+        json!({"name": "nested.sgf", "text": NESTED_SGF}),
+    );
+    assert_eq!(status, 200, "{s}");
+    // Into the variation B7, then its line G1 A1.
+    let s = post(
+        &gui,
+        "api/goto",
+        json!({"node": s["turns"][2]["branches"][0]["node"]}),
+    )
+    .1;
+    let (status, s) = post(
+        &gui,
+        "api/goto",
+        json!({"node": s["turns"][3]["branches"][0]["node"]}),
+    );
+    assert_eq!(
+        turn_names(&s),
+        ["D4", "A7", "B7", "G1", "A1"],
+        "{status} {s}"
+    );
+    let b = Browser::start(1280, 800);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    let button = "[data-action=delete-variation]";
+    let asks = "Delete 3 moves and 1 other line from them? Click again";
+    // One click asks and deletes nothing.
+    b.click(button);
+    assert_eq!(b.text(button), asks);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(state(&gui)["lines"], 3);
+    // A click elsewhere leaves it as it was; so does the time running out.
+    b.click("header .title");
+    assert_eq!(b.text(button), "Delete variation");
+    b.click(button);
+    assert_eq!(b.text(button), asks);
+    b.wait_for(
+        "return document.querySelector('[data-action=delete-variation]').textContent === 'Delete variation';",
+        json!([]),
+        Duration::from_secs(8),
+        "the question to time out",
+    );
+    assert_eq!(state(&gui)["lines"], 3);
+    // Two clicks delete: the variation with its two lines, four moves.
+    b.click(button);
+    b.click(button);
+    let s = wait_state(&gui, Duration::from_secs(5), "the deletion", |s| {
+        s["lines"] == 1
+    });
+    assert_eq!(turn_names(&s), ["D4", "A7", "G1", "A1"]);
+    wait_drawn(&b, &gui);
+    assert_eq!(
+        b.text("#message"),
+        "deleted the variation from placement 3: 4 moves"
+    );
+    assert_eq!(b.text(button), "Delete variation");
+}
+
+/// A new player's find: on a phone 390 px wide the header's buttons were cut off when more of them showed than fit
+/// in its row (it scrolled sideways). Every button of the header and of the board area lies whole on the screen
+/// (inside the page's width, the scrollbar left out, and inside any box that clips or scrolls it): with the pie
+/// rule's Swap, with Stop while the engine thinks, with engine against engine's Pause, Step and pace, and zoomed in.
+/// (`?`, the keyboard's overlay, is not shown on a phone.)
+#[test]
+fn browser_every_button_shows_whole_on_a_phone() {
+    let _lock = browser_or_skip!("browser_every_button_shows_whole_on_a_phone");
+    let gui = start(Shape::Hex { side: 7 }, [Player::Human, Player::Human]);
+    post(
+        &gui,
+        "api/new",
+        json!({"board": "hex7", "black": "human", "white": "human", "pie": true}),
+    );
+    let b = Browser::start(1000, 900);
+    b.resize(390, 844);
+    b.go(&gui.url());
+    wait_drawn(&b, &gui);
+    let cut = "const w = document.documentElement.clientWidth, out = [], names = [];
+        for (const e of document.querySelectorAll('header button, header label, #board-area button')) {
+          if (!e.getClientRects().length || getComputedStyle(e).visibility === 'hidden') continue;
+          const r = e.getBoundingClientRect(), name = e.dataset.action || e.id || e.textContent.trim();
+          names.push(name);
+          let whole = r.left >= 0 && r.right <= w + 0.5;
+          for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
+            const s = getComputedStyle(p), q = p.getBoundingClientRect();
+            if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+            whole = whole && r.left >= q.left - 0.5 && r.right <= q.right + 0.5 && r.top >= q.top - 0.5 && r.bottom <= q.bottom + 0.5;
+          }
+          if (!whole) out.push([name, r.left, r.right, w]);
+        }
+        return [out, names];";
+    let check = |what: &str, must: &str| {
+        let v = b.js(cut, json!([]));
+        assert_eq!(
+            v[0],
+            json!([]),
+            "{what}: buttons cut off ([name, left, right, width]): {v}"
+        );
+        assert!(
+            v[1].as_array().unwrap().contains(&json!(must)),
+            "{what}: {must} is not shown: {v}"
+        );
+    };
+    // The pie rule: after Black's first stone, White may swap.
+    post(&gui, "api/play", json!({"move": "D4"}));
+    wait_drawn(&b, &gui);
+    check("Swap", "swap");
+    check("Zoom in", "zoom");
+    b.tap("#zoom");
+    check("zoomed in", "zoom");
+    b.tap("#zoom");
+    // The engine thinking (a minute a move): Stop.
+    post(&gui, "api/players", json!({"seconds": 60}));
+    post(&gui, "api/players", json!({"white": "engine"}));
+    b.wait_for(
+        "return !document.querySelector('[data-action=stop]').hidden;",
+        json!([]),
+        Duration::from_secs(10),
+        "Stop while the engine thinks",
+    );
+    check("Stop", "stop");
+    post(&gui, "api/stop", json!({}));
+    wait_state(&gui, Duration::from_secs(20), "the engine's move", |s| {
+        s["moves"] == 2 && s["engine"]["busy"] != "thinking"
+    });
+    // Engine against engine, paused: Resume, Step and the pace.
+    post(&gui, "api/pause", json!({"paused": true}));
+    post(
+        &gui,
+        "api/players",
+        json!({"black": "engine", "white": "engine"}),
+    );
+    wait_drawn(&b, &gui);
+    check("engine against engine", "step");
+    check("engine against engine", "resign");
 }
 
 #[test]

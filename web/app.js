@@ -24,6 +24,8 @@ const ui = {
   // this drawing (a selector), if anything.
   revealed: null,
   reveal: null,
+  // Delete variation's question, while it is asked: what it would delete (deletionOf's key) and its timer.
+  deleting: null,
 };
 // For tests and the curious: timings measured on the page.
 window.__oust = { clicks: [], renders: 0, analysisUpdates: [] };
@@ -152,6 +154,8 @@ async function draw(s) {
   $("banner").hidden = !s.engine.fault;
   $("fault-text").textContent = s.engine.fault ? `The engine stopped working: ${s.engine.fault}` : "";
   drawMoves(s);
+  // Delete variation's question is of the variation it was asked of, as it was.
+  if (ui.deleting && ui.deleting.key !== deletionOf(s).key) endDeleteQuestion();
   drawAnalysis(s);
   drawPlayerView(s);
   if (s.console_last !== ui.lastConsole) refreshConsole();
@@ -257,7 +261,49 @@ function drawVariationBar(s) {
   const inner = v.innermost !== v.from ? `; its innermost variation starts at placement ${v.innermost}` : "";
   $("variation-text").textContent = `A variation: this line leaves the main line at placement ${v.from}${inner}.`;
   document.querySelector('[data-action="delete-variation"]').title =
-    `Delete the variation from placement ${v.innermost} on, with every line that goes on from it`;
+    `Delete the variation from placement ${v.innermost} on, with every line that goes on from it (asks first)`;
+}
+
+// Delete variation loses moves: its first click asks, in the button itself (no dialog), how many it would delete; a
+// second click within DELETE_ASK_MS deletes them; anything else (a click elsewhere, a key, the variation changing)
+// or the time running out leaves everything as it was.
+const DELETE_ASK_MS = 5000;
+// What Delete variation would delete, as the state says: the placements of the line shown from the innermost
+// variation's first one on, and the other lines that branch off them.
+function deletionOf(s) {
+  const v = s && s.variation;
+  if (!v) return { key: null };
+  const moves = s.total - v.innermost + 1;
+  const lines = s.turns.flatMap((t) => t.branches || []).filter((b) => b.at > v.innermost).length;
+  return { moves, lines, key: `${v.innermost}|${s.total}|${lines}|${JSON.stringify(s.turns.map((t) => t.gtp))}` };
+}
+function askDeleteVariation() {
+  const button = document.querySelector('[data-action="delete-variation"]');
+  if (ui.deleting) { endDeleteQuestion(); post("/api/variation", { action: "delete" }); return; }
+  const d = deletionOf(ui.state);
+  // On the main line the server says why there is nothing to delete.
+  if (!d.key) { post("/api/variation", { action: "delete" }); return; }
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const others = d.lines ? ` and ${plural(d.lines, "other line")} from them` : "";
+  ui.deleting = { key: d.key, timer: setTimeout(endDeleteQuestion, DELETE_ASK_MS) };
+  button.classList.add("confirming");
+  button.textContent = `Delete ${plural(d.moves, "move")}${others}? Click again`;
+}
+function endDeleteQuestion() {
+  if (!ui.deleting) return;
+  clearTimeout(ui.deleting.timer);
+  ui.deleting = null;
+  const button = document.querySelector('[data-action="delete-variation"]');
+  button.classList.remove("confirming");
+  button.textContent = "Delete variation";
+}
+for (const type of ["pointerdown", "keydown"]) {
+  document.addEventListener(type, (ev) => {
+    if (!ui.deleting) return;
+    // The button's own press (a click, or Enter or Space on it) answers the question; anything else drops it.
+    const own = ev.target.closest && ev.target.closest('[data-action="delete-variation"]');
+    if (!(own && (ev.type === "pointerdown" || ev.key === "Enter" || ev.key === " "))) endDeleteQuestion();
+  }, true);
 }
 
 // Scrolls the move list, and nothing else, so that `li` shows: scrollIntoView would scroll the page too, and on a
@@ -432,15 +478,24 @@ function drawReviewSummary(s) {
 }
 
 // Scrolls the side panel, on a wide screen where it scrolls by itself, so that the elements from `first` to `last`
-// show (as much of them as fits, from `first` down).
+// show (as much of them as fits, from `first` down) below whose turn it is, which stays at the panel's top.
 function revealInPanel(first, last) {
   const aside = document.querySelector("aside");
   if (narrow.matches || aside.scrollHeight <= aside.clientHeight) return;
   const box = aside.getBoundingClientRect();
+  const boxTop = Math.max(box.top, $("turn-box").getBoundingClientRect().bottom);
   const top = first.getBoundingClientRect().top, bottom = last.getBoundingClientRect().bottom;
-  if (bottom > box.bottom) aside.scrollTop += Math.min(bottom - box.bottom, Math.max(0, top - box.top));
-  else if (top < box.top) aside.scrollTop -= box.top - top;
+  if (bottom > box.bottom) aside.scrollTop += Math.min(bottom - box.bottom, Math.max(0, top - boxTop));
+  else if (top < boxTop) aside.scrollTop -= boxTop - top;
 }
+// A line under whose turn it is once the panel has scrolled under it; and what is scrolled into the panel's view
+// (a focused field, say) is scrolled below it, not under it.
+document.querySelector("aside").addEventListener("scroll", (ev) => {
+  ev.currentTarget.classList.toggle("scrolled", ev.currentTarget.scrollTop > 0);
+}, { passive: true });
+new ResizeObserver(() => {
+  document.querySelector("aside").style.scrollPaddingTop = `${$("turn-box").offsetHeight}px`;
+}).observe($("turn-box"));
 
 function gotoMistake(dir) {
   const s = ui.state;
@@ -555,7 +610,7 @@ const actions = {
   "next-mistake": () => gotoMistake(1),
   "play-line": () => playLine(),
   "promote-line": () => post("/api/variation", { action: "promote" }),
-  "delete-variation": () => post("/api/variation", { action: "delete" }),
+  "delete-variation": () => askDeleteVariation(),
   "next-level": () => post("/api/new", { level: Number($("next-level").dataset.level) }),
 };
 document.addEventListener("click", (ev) => {
@@ -601,9 +656,30 @@ $("console-form").addEventListener("submit", (ev) => {
 $("console").parentElement.addEventListener("toggle", () => refreshConsole());
 
 // The name of the cell under the pointer ("J9", or Abstract Play's), so that a hint's or a line's cell is found
-// without counting along the slants of a hexhex board.
+// without counting along the slants of a hexhex board. It shows beside the cell, where the eye is: above it and to
+// the right of its middle (below it at the top of the board area, to the left at its right end), inside the board
+// area, and never over the cell itself. A tap names the cell tapped the same way.
 function drawCellName() {
-  $("cell-name").textContent = ui.pointer ? name(ui.pointer) : "";
+  const label = $("cell-name");
+  label.textContent = ui.pointer ? name(ui.pointer) : "";
+  const c = ui.pointer && board.cells.get(ui.pointer);
+  if (c) placeBeside(label, c.g.getBoundingClientRect());
+}
+function placeBeside(label, cell) {
+  const area = $("board-area");
+  const box = area.getBoundingClientRect();
+  // The label's place is in the area's content, which scrolls sideways on a zoomed phone.
+  const ox = box.left + area.clientLeft - area.scrollLeft, oy = box.top + area.clientTop - area.scrollTop;
+  const w = label.offsetWidth, h = label.offsetHeight, gap = 4;
+  const minX = area.scrollLeft + gap, maxX = Math.max(minX, area.scrollLeft + area.clientWidth - w - gap);
+  const minY = area.scrollTop + gap, maxY = Math.max(minY, area.scrollTop + area.clientHeight - h - gap);
+  const mid = (cell.left + cell.right) / 2 - ox;
+  let x = mid + gap;
+  if (x > maxX) x = mid - gap - w;
+  let y = cell.top - oy - gap - h;
+  if (y < minY) y = cell.bottom - oy + gap;
+  label.style.left = `${Math.round(Math.min(maxX, Math.max(minX, x)))}px`;
+  label.style.top = `${Math.round(Math.min(maxY, Math.max(minY, y)))}px`;
 }
 
 // The rest of what a player sees, drawn after the board, the move list and the analysis.
