@@ -1501,3 +1501,86 @@ fn a_match_killed_three_times_and_resumed_plays_exactly_the_games_of_an_uninterr
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot resume from"));
 }
+
+#[test]
+fn a_match_adjudicated_by_the_solver_ends_proven_games_and_its_records_check() {
+    let dir = scratch("adjudicate");
+    let results = dir.join("results.tsv");
+    let out = run_match(
+        &[oust(1), oust(2)],
+        &[
+            "--games",
+            "4",
+            "--size",
+            "hex5",
+            "--random-openings",
+            "2",
+            "--seed",
+            "7",
+            "--adjudicate",
+            "solver=0.01",
+        ],
+        &dir,
+        &results,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let file = ResultsFile::parse(&fs::read_to_string(&results).unwrap()).unwrap();
+    assert!(
+        file.settings.contains("adjudicate solver=0.01"),
+        "{}",
+        file.settings
+    );
+    let adjudicated: Vec<&GameResult> = file
+        .games
+        .iter()
+        .filter(|g| g.reason == Reason::Solver)
+        .collect();
+    assert!(
+        !adjudicated.is_empty(),
+        "no game adjudicated: {:?}",
+        file.games
+    );
+    for g in adjudicated {
+        assert!(
+            g.detail.starts_with("proven by the solver after "),
+            "{}",
+            g.detail
+        );
+        let path = dir.join("sgf").join(format!("game-{:04}.sgf", g.number));
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(
+            text.contains(&format!("OUSTADJ[solver {}]", g.moves)),
+            "{text}"
+        );
+        let checked = sgf::check(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        assert_eq!(checked[0].adjudicated, Some(true), "{text}");
+        // The command line names the adjudication.
+        let check = Command::new(OUST)
+            .arg("sgf-check")
+            .arg(&path)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&check.stdout);
+        assert!(
+            check.status.success() && said.contains("adjudicated by the solver after"),
+            "{said}"
+        );
+        // A result the solver does not prove is refused.
+        let wrong = if g.outcome == oust::rules::Outcome::Win(Color::Black) {
+            text.replace("RE[B+]", "RE[W+]")
+        } else {
+            text.replace("RE[W+]", "RE[B+]")
+        };
+        assert!(sgf::check(&wrong).is_err(), "{wrong}");
+    }
+    // A bad value is refused before any game.
+    let out = run_match(
+        &[oust(1), oust(2)],
+        &["--games", "1", "--adjudicate", "oracle"],
+        &dir,
+        &dir.join("x.tsv"),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not solver or solver=SECONDS"));
+}

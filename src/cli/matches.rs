@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Args;
 use oust::matches::{
@@ -94,6 +95,11 @@ pub struct MatchArgs {
     /// file of other engines or settings is refused, naming what differs
     #[arg(long)]
     pub resume: bool,
+    /// End a game once the solver proves its position, with the proven result (marked in the results file and the
+    /// record): before each move the solver has SECONDS (default 0.002) to try, its table kept from the game's
+    /// earlier positions
+    #[arg(long, value_name = "solver[=SECONDS]", value_parser = parse_adjudicate)]
+    pub adjudicate: Option<f64>,
     /// Stop once the sequential probability ratio test decides (elo0 may be negative: --sprt -5,5,0.05,0.05)
     #[arg(
         long,
@@ -222,6 +228,21 @@ fn merge(files: &[PathBuf], sprt: Option<&Sprt>) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// The solver's time a position: `solver` (0.002 s) or `solver=SECONDS`.
+fn parse_adjudicate(s: &str) -> Result<f64, String> {
+    let bad =
+        || format!("'{s}' is not solver or solver=SECONDS (a number of seconds from 0.0001 to 60)");
+    match s.split_once('=') {
+        None if s == "solver" => Ok(0.002),
+        Some(("solver", secs)) => secs
+            .parse::<f64>()
+            .ok()
+            .filter(|x| (0.0001..=60.0).contains(x))
+            .ok_or_else(bad),
+        _ => Err(bad()),
+    }
+}
+
 /// The seed written in a results file's settings line (`seed 7`), when it can be read.
 fn resumed_seed(path: &std::path::Path) -> Option<u64> {
     let text = std::fs::read_to_string(path).ok()?;
@@ -296,6 +317,7 @@ fn play_match(args: &MatchArgs) -> Outcome {
         log_dir: args.log_dir.clone(),
         overwrite: args.overwrite,
         resume: args.resume,
+        adjudicate: args.adjudicate.map(Duration::from_secs_f64),
         sprt: args.sprt,
         seed,
         progress: Progress::for_stderr(),

@@ -132,8 +132,21 @@ fn check_file(file: &Path, board: Option<Shape>) -> Result<String, String> {
 /// `9x9, 40 moves, result ...` for a game's main line, then the number of variations checked when there are more.
 fn game_summary(checked: &sgf::Checked) -> String {
     let pos = checked.game.position();
-    let end = match pos.status() {
-        Status::Over(o) => format!("result {}", o.describe()),
+    let re = checked.record.get("RE").unwrap_or("").trim().to_string();
+    let end = match (pos.status(), checked.adjudicated) {
+        (Status::Over(o), _) => format!("result {}", o.describe()),
+        (_, Some(again)) => format!(
+            "result {re}, adjudicated by the solver after {} ({})",
+            notation::count(checked.game.records().len(), "move"),
+            if again {
+                "proven again here".to_string()
+            } else {
+                format!(
+                    "not proven again within {} nodes",
+                    sgf::ADJUDICATION_RECHECK_NODES
+                )
+            }
+        ),
         _ => format!("unfinished, {} to move", pos.to_move()),
     };
     let mut out = format!(

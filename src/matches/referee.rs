@@ -6,7 +6,7 @@ use std::fs::File;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::notation::{self, MoveTextError};
 use crate::rules::{Color, Game, Geometry, Move, Outcome, Shape, Status};
@@ -77,6 +77,9 @@ pub struct GameSpec<'a> {
     pub moves_played: Option<&'a AtomicUsize>,
     /// The pie rule (RULES.md rule 9): both engines are told, and after a swap they exchange colours.
     pub pie: bool,
+    /// Adjudication by the solver (`--adjudicate solver=SECONDS`): before each move the solver has this long to
+    /// prove the position; a proven position ends the game with its result.
+    pub adjudicate: Option<Duration>,
 }
 
 /// The end of a game.
@@ -97,6 +100,8 @@ enum Stop {
     },
     /// Adjudicated a draw.
     Draw(Reason, String),
+    /// The solver proved the position: its result, and how many moves had been played.
+    Proven(Outcome, usize),
     Interrupted,
 }
 
@@ -125,7 +130,12 @@ struct Referee<'a, 'b> {
     /// the start and again at each new byo-yomi period, less every overrun. (A grace for each move would let an
     /// engine whose sudden-death clock is at zero go on answering late for ever.)
     grace_left: [f64; 2],
+    /// The solver of `--adjudicate`, made at its first use; its table serves the game's later positions.
+    solver: Option<crate::solve::Solver>,
 }
+
+/// The memory of the adjudicating solver's table: small, since it has a fraction of a second a position.
+const ADJUDICATION_TABLE_BYTES: usize = 16 << 20;
 
 /// Plays game `spec` between the engines in `seats` (indexed by [`Side`]), starting any that is not running.
 /// `stop` interrupts the game.
@@ -144,6 +154,7 @@ pub fn play_game(seats: &mut [Seat; 2], spec: &GameSpec<'_>, stop: &AtomicBool) 
         time: [0.0; 2],
         longest: [0.0; 2],
         grace_left: [spec.time.grace; 2],
+        solver: None,
     };
     let ended = referee.run();
     let Referee {
@@ -177,6 +188,14 @@ pub fn play_game(seats: &mut [Seat; 2], spec: &GameSpec<'_>, stop: &AtomicBool) 
             (Outcome::Win(color.opponent()), reason, detail)
         }
         Err(Stop::Draw(reason, detail)) => (Outcome::Draw, reason, detail),
+        Err(Stop::Proven(outcome, moves)) => (
+            outcome,
+            Reason::Solver,
+            format!(
+                "proven by the solver after {}",
+                notation::count(moves, "move")
+            ),
+        ),
         Err(Stop::Interrupted) => return Played::Interrupted(game),
     };
     let result = GameResult {
@@ -237,6 +256,9 @@ impl Referee<'_, '_> {
                 }
                 Status::Ongoing => self.game.position().to_move(),
             };
+            if let Some(outcome) = self.proven() {
+                return Err(Stop::Proven(outcome, self.game.records().len()));
+            }
             if let Some(max) = self.spec.max_moves
                 && self.game.records().len() >= max
             {
@@ -253,6 +275,29 @@ impl Referee<'_, '_> {
                 self.black = self.black.other();
             }
         }
+    }
+
+    /// The result of the position when the solver proves it within its time (`--adjudicate`), with the table it
+    /// kept from the game's earlier positions. A solver that cannot be made (no memory) adjudicates nothing.
+    fn proven(&mut self) -> Option<Outcome> {
+        let budget = self.spec.adjudicate?;
+        if self.solver.is_none() {
+            let options = crate::solve::Options {
+                memory_bytes: ADJUDICATION_TABLE_BYTES,
+                exact_distance: false,
+                ..crate::solve::Options::default()
+            };
+            self.solver = crate::solve::Solver::new(options).ok();
+        }
+        let solver = self.solver.as_mut()?;
+        let pos = self.game.position();
+        let limits = crate::solve::Limits {
+            deadline: Some(Instant::now() + budget),
+            nodes: None,
+            stop: Some(self.stop),
+        };
+        let report = solver.solve(pos, &limits, &mut |_| {}).ok()?;
+        report.value.map(|v| v.outcome(pos.to_move()))
     }
 
     /// Starts or reuses the engine of `color` and sets up an empty board and the clock.

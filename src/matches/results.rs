@@ -74,10 +74,13 @@ pub enum Reason {
     /// Forfeit: the loser refused a command it must accept (`boardsize`, `clear_board`, `play` of a legal move,
     /// `genmove` on its turn).
     Refused,
+    /// The solver proved the position (`--adjudicate solver`): the game ended with the result the rules would give
+    /// it under perfect play.
+    Solver,
 }
 
 impl Reason {
-    const ALL: [Reason; 10] = [
+    const ALL: [Reason; 11] = [
         Reason::Capture,
         Reason::NoPlacement,
         Reason::MaxMoves,
@@ -88,6 +91,7 @@ impl Reason {
         Reason::Time,
         Reason::ExtraTurn,
         Reason::Refused,
+        Reason::Solver,
     ];
 
     /// The keyword of the results file and table.
@@ -103,6 +107,7 @@ impl Reason {
             Reason::Time => "time",
             Reason::ExtraTurn => "extra-turn",
             Reason::Refused => "refused",
+            Reason::Solver => "solver",
         }
     }
 
@@ -115,7 +120,11 @@ impl Reason {
     pub fn is_forfeit(self) -> bool {
         !matches!(
             self,
-            Reason::Capture | Reason::NoPlacement | Reason::MaxMoves | Reason::Resign
+            Reason::Capture
+                | Reason::NoPlacement
+                | Reason::MaxMoves
+                | Reason::Resign
+                | Reason::Solver
         )
     }
 }

@@ -19,7 +19,7 @@ use super::clock::{TimeControl, seconds};
 use super::engine::{EngineProcess, Failure, shorten};
 use super::openings::{opening_solver, parse_openings, undecided_opening};
 use super::referee::{GameSpec, Played, QUIT_WAIT, Seat, play_game};
-use super::results::{GameResult, ResultsFile, Side, Tally, results_header};
+use super::results::{GameResult, Reason, ResultsFile, Side, Tally, results_header};
 use super::stats::{Sprt, SprtDecision, SprtStop};
 
 /// Where the openings come from.
@@ -102,6 +102,8 @@ pub struct MatchConfig {
     /// Go on with the match of the results file (`--resume`): the games it holds are kept and counted, and only
     /// the missing ones are played, with the game numbers, colours and openings of an uninterrupted run.
     pub resume: bool,
+    /// Adjudication by the solver: its time a position (`--adjudicate solver=SECONDS`).
+    pub adjudicate: Option<Duration>,
     /// A sequential test that may stop the match early.
     pub sprt: Option<Sprt>,
     /// Seed of the random openings.
@@ -133,6 +135,7 @@ impl MatchConfig {
             log_dir: None,
             overwrite: false,
             resume: false,
+            adjudicate: None,
             sprt: None,
             seed: 1,
             progress: Progress::Off,
@@ -179,6 +182,9 @@ impl MatchConfig {
         }
         if let Some(m) = self.max_moves {
             parts.push(format!("max-moves {m}"));
+        }
+        if let Some(d) = self.adjudicate {
+            parts.push(format!("adjudicate solver={}", d.as_secs_f64()));
         }
         parts.join(", ")
     }
@@ -696,6 +702,7 @@ fn worker(shared: &Shared<'_>, slot: usize, tx: Sender<Message>) {
             log_dir: config.log_dir.clone(),
             moves_played: Some(&shared.playing[slot].moves),
             pie: config.pie,
+            adjudicate: config.adjudicate,
         };
         let playing = &shared.playing[slot];
         playing.moves.store(0, Ordering::Relaxed);
@@ -778,7 +785,12 @@ fn write_sgf(
         result: result.map(GameResult::sgf_result),
         comment: Some(comment),
         date: None,
-        node_properties: Vec::new(),
+        // An adjudicated game says so, and where: `sgf-check` then accepts its result on an unfinished board.
+        node_properties: result
+            .filter(|r| r.reason == Reason::Solver)
+            .map(|r| format!("{}[solver {}]", sgf::ADJUDICATION_PROPERTY, r.moves))
+            .into_iter()
+            .collect(),
     };
     let path = sgf_path(dir, number);
     if let Err(e) = fs::write(&path, sgf::write(game, &info)) {

@@ -15,7 +15,14 @@ pub struct Checked {
     pub game: Game,
     /// Lines of play in the game tree, from 1.
     pub variations: usize,
+    /// A game a referee adjudicated by the solver ([`super::ADJUDICATION_PROPERTY`]): whether the solver proved
+    /// its result again here, within [`ADJUDICATION_RECHECK_NODES`] nodes (false: not within them, and the
+    /// record's `RE` is taken as it stands).
+    pub adjudicated: Option<bool>,
 }
+
+/// The nodes the solver has to prove an adjudicated record's result again.
+pub const ADJUDICATION_RECHECK_NODES: u64 = 20_000_000;
 
 /// Most nodes [`check_for`] replays in all, counting the nodes a variation shares with others once per variation:
 /// far more than any real record needs, and a bound on the time a crafted one can take.
@@ -47,16 +54,26 @@ pub fn check_for(text: &str, current: Option<Shape>) -> Result<Vec<Checked>, Sgf
     let mut out = Vec::with_capacity(c.games.len());
     for g in 0..c.games.len() {
         let mut main = None;
+        let mut adjudicated = None;
         let variations = each_line(text, &c, g, current, &mut work, |_, line| {
             let (record, game) = line?;
             if main.is_none() {
                 if let Some(re) = record.get("RE") {
-                    let outcome = match game.position().status() {
+                    let mut outcome = match game.position().status() {
                         Status::Over(o) => Some(o),
                         _ => None,
                     };
-                    check_result(re.trim(), outcome)
-                        .map_err(|e| wrap(text, &c, g, None, None, e))?;
+                    if outcome.is_none()
+                        && let Some(adj) = record.get(super::ADJUDICATION_PROPERTY)
+                    {
+                        outcome = adjudication(adj, &game)
+                            .map_err(|e| wrap(text, &c, g, None, None, e))?;
+                        adjudicated = Some(outcome.is_some());
+                    }
+                    if adjudicated != Some(false) {
+                        check_result(re.trim(), outcome)
+                            .map_err(|e| wrap(text, &c, g, None, None, e))?;
+                    }
                 }
                 main = Some((record, game));
             }
@@ -67,6 +84,7 @@ pub fn check_for(text: &str, current: Option<Shape>) -> Result<Vec<Checked>, Sgf
                 record,
                 game,
                 variations,
+                adjudicated,
             });
         }
     }
@@ -204,6 +222,42 @@ fn move_node(c: &Collection, path: &[usize], number: usize) -> Option<usize> {
             .count();
         seen >= number
     })
+}
+
+/// The result of an adjudicated game (`OUSTADJ[solver N]`, N the moves played when the solver proved it), as the
+/// solver proves it again at the end of the record's line: the outcome to hold `RE` against, or `None` when it
+/// cannot be proven within [`ADJUDICATION_RECHECK_NODES`] (`RE` is then taken as it stands).
+///
+/// # Errors
+/// [`SgfError::WrongResult`] when the property is not `solver N` with N the moves of the line.
+fn adjudication(value: &str, game: &Game) -> Result<Option<Outcome>, SgfError> {
+    let moves = game.records().len();
+    let n = value
+        .trim()
+        .strip_prefix("solver ")
+        .and_then(|n| n.trim().parse::<usize>().ok());
+    if n != Some(moves) {
+        return Err(SgfError::WrongResult(format!(
+            "{}[{value}] must be 'solver N', N the moves played ({moves})",
+            super::ADJUDICATION_PROPERTY
+        )));
+    }
+    let options = crate::solve::Options {
+        exact_distance: false,
+        ..crate::solve::Options::default()
+    };
+    let pos = game.position();
+    let report = crate::solve::Solver::new(options).ok().and_then(|mut s| {
+        let limits = crate::solve::Limits {
+            deadline: None,
+            nodes: Some(ADJUDICATION_RECHECK_NODES),
+            stop: None,
+        };
+        s.solve(pos, &limits, &mut |_| {}).ok()
+    });
+    Ok(report
+        .and_then(|r| r.value)
+        .map(|v| v.outcome(pos.to_move())))
 }
 
 fn check_result(re: &str, outcome: Option<Outcome>) -> Result<(), SgfError> {

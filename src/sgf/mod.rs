@@ -15,9 +15,12 @@ mod read;
 mod syntax;
 mod write;
 
-pub use check::{Checked, LinesOf, MAX_CHECKED_NODES, check, check_for, lines_for};
+pub use check::{
+    ADJUDICATION_RECHECK_NODES, Checked, LinesOf, MAX_CHECKED_NODES, check, check_for, lines_for,
+};
 pub use read::{MAX_FILE_BYTES, board_note, parse, parse_for, read_file, replay};
 pub use syntax::{Record, SgfError};
 pub use write::{
-    GameInfo, HEX_PROPERTY, PIE_RULES, RULES_PROPERTY, SWAP_VALUE, TreeMove, write, write_tree,
+    ADJUDICATION_PROPERTY, GameInfo, HEX_PROPERTY, PIE_RULES, RULES_PROPERTY, SWAP_VALUE, TreeMove,
+    write, write_tree,
 };

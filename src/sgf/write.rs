@@ -194,6 +194,9 @@ fn stones_empty(pos: &Position) -> bool {
 
 /// The private root property that marks a hexhex board: `HX[S]` for side S, with `SZ[2S-1]`.
 pub const HEX_PROPERTY: &str = "HX";
+/// The root property of a game a referee ended once the solver proved its position (`oust match --adjudicate`),
+/// with the number of moves played then: `OUSTADJ[solver 41]`. Its `RE` is the proven result.
+pub const ADJUDICATION_PROPERTY: &str = "OUSTADJ";
 
 /// The root property (SGF's rules property) that says the game was played with the pie rule: `RU[pie]`.
 pub const RULES_PROPERTY: &str = "RU";
