@@ -1,7 +1,7 @@
 #!/bin/sh
 # Makes the built-in networks again, byte for byte (docs/learning.md): the distillation self-play of the engine
 # with the learned priors, then one fit for each family (generation 0), then the hexhex network's generations 1
-# to 3 and the square network's generation 1: each its own self-play and a fit from the one before
+# to 3 and the square network's generations 1 and 2: each its own self-play and a fit from the one before
 # (docs/results.md, "The network by generation"). About 15 CPU-hours of self-play
 # (some 7 hours on 2 cores) and 0.5 to 1 CPU-hour of fitting networks. Needs GNU parallel and a release build.
 #
@@ -79,4 +79,14 @@ generation 3 47021 oust-net-hex-gen3-puct.net --seed 2 --threads 2
 "$oust" train-net "$dir/square-gen1.txt" --family square --init weights/history/oust-net-square-gen0.net \
     --epochs 2 --seed 1 --threads 2 --out weights/oust-net-square.net
 cp weights/oust-net-square.net weights/history/oust-net-square-gen1.net
+# Generation 2 of the square network (docs/results/2026-12-06-square-generation-2.md): generation 1 plays itself on
+# the same boards, 400 games (about 2.4 hours of one core, shared), then a fit from generation 1 on generations 1
+# and 2's games (the loop's window of two), 2 epochs, 2 threads: the second round of the same scripts/rl-loop.sh
+# run. The self-play was made by the binary of db24b24.
+"$oust" selfplay --boards 9x9,7x7,11x11,9x9,13x13,8x8,9x9,19x19,6x6,11x11,9x9,7x11,10x10,9x9,15x15,9x13 \
+    --games 400 --playouts 400 --priors network --net weights/history/oust-net-square-gen1.net --seed 58021 \
+    --shard 1/1 --out "$dir/square-gen2.txt"
+"$oust" train-net "$dir/square-gen1.txt" "$dir/square-gen2.txt" --family square \
+    --init weights/history/oust-net-square-gen1.net --epochs 2 --seed 2 --threads 2 --out weights/oust-net-square.net
+cp weights/oust-net-square.net weights/history/oust-net-square-gen2.net
 echo "weights/oust-net-square.net and weights/oust-net-hex.net written: rebuild (cargo build --release)" >&2
