@@ -34,6 +34,18 @@ fn analysis(args: &[&str], input: &str) -> Vec<Value> {
         .collect()
 }
 
+/// `oust analysis ARGS` started with its stdin and stdout piped, for a test that talks with it.
+fn spawn_analysis(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_oust"))
+        .arg("analysis")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
 /// The final answers of each (id, turn).
 fn finals(answers: &[Value]) -> BTreeMap<(String, u64), Vec<Value>> {
     let mut m: BTreeMap<(String, u64), Vec<Value>> = BTreeMap::new();
@@ -160,13 +172,7 @@ fn the_answers_do_not_depend_on_how_many_positions_are_searched_at_once() {
 
 #[test]
 fn a_terminated_query_answers_once_and_the_others_go_on() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_oust"))
-        .args(["analysis", "--positions", "1", "--seed", "2"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_analysis(&["--positions", "1", "--seed", "2"]);
     let mut stdin = child.stdin.take().unwrap();
     let mut out = BufReader::new(child.stdout.take().unwrap());
     let mut send = |v: Value| writeln!(stdin, "{v}").unwrap();
@@ -285,13 +291,7 @@ fn bad_lines_are_answered_and_the_engine_goes_on() {
 
 #[test]
 fn a_client_gone_ends_the_searches_at_once() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_oust"))
-        .args(["analysis", "--positions", "1"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_analysis(&["--positions", "1"]);
     let mut stdin = child.stdin.take().unwrap();
     writeln!(
         stdin,

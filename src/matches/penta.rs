@@ -89,15 +89,7 @@ impl Sprt {
 
     /// The decision after the pairs `p`, by the pentanomial model.
     pub fn decide_penta(&self, p: &Penta) -> SprtDecision {
-        let llr = self.llr_penta(p);
-        let (lower, upper) = self.bounds();
-        if llr >= upper {
-            SprtDecision::H1
-        } else if llr <= lower {
-            SprtDecision::H0
-        } else {
-            SprtDecision::Continue
-        }
+        self.decision(self.llr_penta(p))
     }
 }
 

@@ -235,7 +235,11 @@ impl Sprt {
 
     /// The decision after `wdl`.
     pub fn decide(&self, wdl: Wdl) -> SprtDecision {
-        let llr = self.llr(wdl);
+        self.decision(self.llr(wdl))
+    }
+
+    /// The decision a log-likelihood ratio `llr` reaches against the bounds.
+    pub(super) fn decision(&self, llr: f64) -> SprtDecision {
         let (lower, upper) = self.bounds();
         if llr >= upper {
             SprtDecision::H1
