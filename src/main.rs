@@ -10,7 +10,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 use cli::{
     UsageError, analysis, bench, calibrate, gui, learn, matches, netfit, records, review, serve,
-    solve,
+    solve, tournament,
 };
 
 /// An engine for the board game Oust, speaking a GTP-style protocol on stdin and stdout.
@@ -70,6 +70,12 @@ enum Command {
     ///
     /// Play a refereed match between two GTP engines and print its results table and summary
     Match(Box<matches::MatchArgs>),
+    /// Referee a tournament of several GTP engines: round-robin or gauntlet, and the ratings of all
+    ///
+    /// Play every pairing of the engines (round-robin) or the first against each other (gauntlet), each pairing
+    /// a match of the same openings and colours, and print the ratings of all engines fitted from all the games,
+    /// the cross-table and each pairing's score. --resume goes on with an interrupted tournament
+    Tournament(Box<tournament::TournamentArgs>),
     /// Measure the strength levels' Elo: a ladder of matches, sharded through GNU parallel, and its fit
     ///
     /// Play the uniformly random player against the lowest level and each level against the next with oust
@@ -144,6 +150,7 @@ fn main() -> ExitCode {
         Command::Bench(_) => "bench",
         Command::SgfCheck(_) => "sgf-check",
         Command::Match(_) => "match",
+        Command::Tournament(_) => "tournament",
         Command::Calibrate(_) => "calibrate",
         Command::ApImport(_) => "ap-import",
         Command::ApExport(_) => "ap-export",
@@ -161,6 +168,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => (Some("bench"), bench::run(args)),
         Some(Command::SgfCheck(args)) => (Some("sgf-check"), Ok(records::sgf_check(args))),
         Some(Command::Match(args)) => (Some("match"), matches::run(args)),
+        Some(Command::Tournament(args)) => (Some("tournament"), tournament::run(args)),
         Some(Command::Calibrate(args)) => (Some("calibrate"), calibrate::run(args)),
         Some(Command::ApImport(args)) => (Some("ap-import"), Ok(records::run_ap_import(args))),
         Some(Command::ApExport(args)) => (Some("ap-export"), Ok(records::run_ap_export(args))),

@@ -12,8 +12,7 @@ use oust::notation;
 use oust::rules::Shape;
 
 use super::{
-    Outcome, UsageError, clock_seed, interrupt_flag, parse_nonnegative, parse_seconds, parse_size,
-    print_out,
+    Outcome, UsageError, clock_seed, parse_nonnegative, parse_seconds, parse_size, print_out,
 };
 
 /// The options of `oust match`. A negative number is read as a value, so that `--time-per-move -1` is refused for
@@ -30,12 +29,37 @@ pub struct MatchArgs {
     /// Games to play
     #[arg(long, value_name = "N", default_value_t = 10, value_parser = parse_games)]
     pub games: u64,
-    /// Board: N for N x N, WxH, or hexS for the hexhex board of side S
-    #[arg(long, value_name = "N|WxH|hexS", default_value = "9", value_parser = parse_size)]
-    pub size: Shape,
     /// Swap colours every game
     #[arg(long)]
     pub alternate: bool,
+    /// Number of the first opening to use
+    #[arg(long, value_name = "N", default_value_t = 0, conflicts_with = "shard")]
+    pub opening_offset: usize,
+    /// Play only shard K of N of the match: a block of its --games (whole opening pairs), with the game numbers,
+    /// colours and openings they have in the whole match. Merge the shards' results files with --merge
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
+    #[command(flatten)]
+    pub play: PlayArgs,
+    /// Stop once the sequential probability ratio test decides (elo0 may be negative: --sprt -5,5,0.05,0.05)
+    #[arg(
+        long,
+        value_name = "ELO0,ELO1,ALPHA,BETA",
+        value_parser = parse_sprt,
+        allow_hyphen_values = true
+    )]
+    pub sprt: Option<Sprt>,
+    /// Print the summary of results files instead of playing
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["black", "white"])]
+    pub merge: Option<Vec<PathBuf>>,
+}
+
+/// How games are played, the same for `oust match` and `oust tournament`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// Board: N for N x N, WxH, or hexS for the hexhex board of side S
+    #[arg(long, value_name = "N|WxH|hexS", default_value = "9", value_parser = parse_size)]
+    pub size: Shape,
     /// The pie rule (RULES.md rule 9): both engines get 'oust-set-param pie on'; after White's swap they exchange
     /// colours for the rest of the game
     #[arg(long)]
@@ -47,13 +71,6 @@ pub struct MatchArgs {
     /// whose result the solver proves within a few moves is drawn again
     #[arg(long, value_name = "K")]
     pub random_openings: Option<usize>,
-    /// Number of the first opening to use
-    #[arg(long, value_name = "N", default_value_t = 0, conflicts_with = "shard")]
-    pub opening_offset: usize,
-    /// Play only shard K of N of the match: a block of its --games (whole opening pairs), with the game numbers,
-    /// colours and openings they have in the whole match. Merge the shards' results files with --merge
-    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
-    pub shard: Option<(u64, u64)>,
     /// Start each engine anew for every game, so that with deterministic engines (fixed seeds and playouts, one
     /// thread) a game depends only on the commands, its opening and its colours: shards then play exactly the
     /// games of one long match
@@ -86,11 +103,11 @@ pub struct MatchArgs {
     /// Directory for the engines' stderr, one file per engine and game
     #[arg(long, value_name = "DIR")]
     pub log_dir: Option<PathBuf>,
-    /// Replace an existing --results file and delete the game-* files of an earlier match in --sgf-dir and
-    /// --log-dir (without it, the match refuses to start when it finds them)
+    /// Replace an existing --results file and delete the game-* files of an earlier run in --sgf-dir and
+    /// --log-dir (without it, a run refuses to start when it finds them)
     #[arg(long, conflicts_with = "resume")]
     pub overwrite: bool,
-    /// Go on with the match of the --results file: its games are kept, and only the missing ones are played, with
+    /// Go on with the run of the --results file: its games are kept, and only the missing ones are played, with
     /// the game numbers, colours and openings of an uninterrupted run (the seed is the file's unless given); a
     /// file of other engines or settings is refused, naming what differs
     #[arg(long)]
@@ -100,20 +117,68 @@ pub struct MatchArgs {
     /// earlier positions
     #[arg(long, value_name = "solver[=SECONDS]", value_parser = parse_adjudicate)]
     pub adjudicate: Option<f64>,
-    /// Stop once the sequential probability ratio test decides (elo0 may be negative: --sprt -5,5,0.05,0.05)
-    #[arg(
-        long,
-        value_name = "ELO0,ELO1,ALPHA,BETA",
-        value_parser = parse_sprt,
-        allow_hyphen_values = true
-    )]
-    pub sprt: Option<Sprt>,
     /// Seed of the random openings, printed in the results file [default: from the clock]
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
-    /// Print the summary of results files instead of playing
-    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["black", "white"])]
-    pub merge: Option<Vec<PathBuf>>,
+}
+
+impl PlayArgs {
+    /// The settings of a run of `games` games (a pairing's, in a tournament) between `commands`.
+    ///
+    /// # Errors
+    /// `--resume` without `--results`, or a clock whose stones are not a whole number.
+    pub fn config(&self, commands: [String; 2], games: u64) -> Result<MatchConfig, UsageError> {
+        // A resumed run takes the seed of its results file unless one is given (and then it must be that one).
+        let seed = match (self.seed, self.resume, &self.results) {
+            (Some(seed), _, _) => seed,
+            (None, true, Some(path)) => resumed_seed(path).unwrap_or_else(clock_seed),
+            (None, _, _) => clock_seed(),
+        };
+        if self.resume && self.results.is_none() {
+            return Err(UsageError(
+                "--resume needs --results FILE, the results to go on with".into(),
+            ));
+        }
+        let settings = match self.time_settings.as_deref() {
+            None => None,
+            Some(&[main, byo_time, stones])
+                if stones.fract() == 0.0 && stones <= u32::MAX as f64 =>
+            {
+                Some(ClockSettings {
+                    main,
+                    byo_time,
+                    byo_stones: stones as u32,
+                })
+            }
+            Some(_) => {
+                return Err(UsageError(
+                    "--time-settings takes M B S, with S a whole number of moves".to_string(),
+                ));
+            }
+        };
+        let openings = match (&self.openings, self.random_openings) {
+            (Some(path), _) => OpeningSource::File(path.clone()),
+            (None, Some(k)) => OpeningSource::Random(k),
+            (None, None) => OpeningSource::None,
+        };
+        let mut config = MatchConfig::new(&commands[0], &commands[1], games);
+        config.board = self.size;
+        config.openings = openings;
+        config.fresh_engines = self.fresh_engines;
+        config.time = TimeControl::new(self.time_per_move, settings, self.grace, self.timeout);
+        config.max_moves = self.max_moves;
+        config.concurrency = self.concurrency as usize;
+        config.sgf_dir = self.sgf_dir.clone();
+        config.results = self.results.clone();
+        config.log_dir = self.log_dir.clone();
+        config.overwrite = self.overwrite;
+        config.resume = self.resume;
+        config.adjudicate = self.adjudicate.map(Duration::from_secs_f64);
+        config.seed = seed;
+        config.progress = Progress::for_stderr();
+        config.pie = self.pie;
+        Ok(config)
+    }
 }
 
 /// `oust match`: plays it, or with `--merge` sums up results files.
@@ -253,39 +318,8 @@ fn resumed_seed(path: &std::path::Path) -> Option<u64> {
 
 /// `oust match`: plays the match, then prints the table and the summary.
 fn play_match(args: &MatchArgs) -> Outcome {
-    // A resumed match takes the seed of its results file unless one is given (and then it must be that one).
-    let seed = match (args.seed, args.resume, &args.results) {
-        (Some(seed), _, _) => seed,
-        (None, true, Some(path)) => resumed_seed(path).unwrap_or_else(clock_seed),
-        (None, _, _) => clock_seed(),
-    };
-    if args.resume && args.results.is_none() {
-        return Err(UsageError(
-            "--resume needs --results FILE, the results of the match to go on with".into(),
-        ));
-    }
     let (Some(black), Some(white)) = (&args.black, &args.white) else {
         return Err(UsageError("--black and --white are required".to_string()));
-    };
-    let settings = match args.time_settings.as_deref() {
-        None => None,
-        Some(&[main, byo_time, stones]) if stones.fract() == 0.0 && stones <= u32::MAX as f64 => {
-            Some(ClockSettings {
-                main,
-                byo_time,
-                byo_stones: stones as u32,
-            })
-        }
-        Some(_) => {
-            return Err(UsageError(
-                "--time-settings takes M B S, with S a whole number of moves".to_string(),
-            ));
-        }
-    };
-    let openings = match (&args.openings, args.random_openings) {
-        (Some(path), _) => OpeningSource::File(path.clone()),
-        (None, Some(k)) => OpeningSource::Random(k),
-        (None, None) => OpeningSource::None,
     };
     let (first_game, games) = match args.shard {
         None => (0, args.games),
@@ -300,32 +334,15 @@ fn play_match(args: &MatchArgs) -> Outcome {
             (first, count)
         }
     };
-    let config = MatchConfig {
-        commands: [black.clone(), white.clone()],
-        games,
-        board: args.size,
-        alternate: args.alternate,
-        openings,
-        opening_offset: args.opening_offset,
-        first_game,
-        fresh_engines: args.fresh_engines,
-        time: TimeControl::new(args.time_per_move, settings, args.grace, args.timeout),
-        max_moves: args.max_moves,
-        concurrency: args.concurrency as usize,
-        sgf_dir: args.sgf_dir.clone(),
-        results: args.results.clone(),
-        log_dir: args.log_dir.clone(),
-        overwrite: args.overwrite,
-        resume: args.resume,
-        adjudicate: args.adjudicate.map(Duration::from_secs_f64),
-        sprt: args.sprt,
-        seed,
-        progress: Progress::for_stderr(),
-        pie: args.pie,
-    };
+    let mut config = args.play.config([black.clone(), white.clone()], games)?;
+    config.alternate = args.alternate;
+    config.opening_offset = args.opening_offset;
+    config.first_game = first_game;
+    config.sprt = args.sprt;
+    let seed = config.seed;
     log::info!("match seed {seed}");
-    let interrupt = interrupt_flag();
-    let report = match matches::run(&config, &interrupt) {
+    let (finish, interrupt) = super::match_interrupts();
+    let report = match matches::run_until(&config, &finish, &interrupt) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("oust match: {e}");

@@ -12,11 +12,12 @@ pub mod records;
 pub mod review;
 pub mod serve;
 pub mod solve;
+pub mod tournament;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use oust::rules::{Geometry, Shape};
 
@@ -97,6 +98,32 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
         }
     }
     interrupt
+}
+
+/// The flags of a match or a tournament, set by signals: the first Ctrl-C sets `finish` (start no new game, play
+/// those in progress to their end); a second Ctrl-C, or SIGTERM, sets `interrupt` (abandon the games in progress);
+/// one more exits at once. Every finished game is on disk already. Returns `(finish, interrupt)`.
+pub fn match_interrupts() -> (Arc<AtomicBool>, Arc<AtomicBool>) {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let finish = Arc::new(AtomicBool::new(false));
+    let interrupt = Arc::new(AtomicBool::new(false));
+    match signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) {
+        Ok(mut signals) => {
+            let (finish, interrupt) = (finish.clone(), interrupt.clone());
+            std::thread::spawn(move || {
+                for signal in signals.forever() {
+                    if signal == SIGINT && !finish.swap(true, Ordering::SeqCst) {
+                        continue;
+                    }
+                    if interrupt.swap(true, Ordering::SeqCst) {
+                        std::process::exit(130);
+                    }
+                }
+            });
+        }
+        Err(e) => log::warn!("cannot handle Ctrl-C and SIGTERM: {e}"),
+    }
+    (finish, interrupt)
 }
 
 /// Writes `text` to stdout; a closed stdout (`| head`) is not an error worth a panic.

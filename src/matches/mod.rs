@@ -13,10 +13,13 @@ mod engine;
 pub mod ladder;
 mod openings;
 pub mod penta;
+pub mod rating;
 mod referee;
 mod results;
 mod runner;
+pub mod schedule;
 pub mod stats;
+pub mod tournament;
 
 pub use clock::{Clock, ClockSettings, TimeControl};
 pub use engine::{
@@ -28,5 +31,5 @@ pub use results::{
     GameResult, RESULTS_COLUMNS, RESULTS_MAGIC, Reason, ResultsFile, Side, Tally, format_summary,
     format_table, merge_results, results_header, same_engines, without_seed,
 };
-pub use runner::{MatchConfig, MatchReport, OpeningSource, Progress, run};
+pub use runner::{MatchConfig, MatchReport, OpeningSource, Progress, run, run_until};
 pub use stats::{Sprt, SprtDecision, SprtStop, Wdl};

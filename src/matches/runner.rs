@@ -235,14 +235,74 @@ struct Playing {
     moves: AtomicUsize,
 }
 
+/// The engines of a run and who plays whom: a match is one pairing of two engines, a tournament several. Each
+/// pairing plays the games a match of the configuration would (its openings, its colours); the games of the
+/// pairings are interleaved by opening pair, so that a run stopped early has played every pairing about as often.
+pub(super) struct Field {
+    /// The engines' shell commands.
+    pub commands: Vec<String>,
+    /// The pairings: indices into `commands`, engine A first.
+    pub pairings: Vec<[usize; 2]>,
+    /// The engines' names in a tournament (its results file's black and white columns, the progress lines and
+    /// the records); `None` for a match, whose engines are A and B.
+    pub names: Option<Vec<String>>,
+}
+
+/// Where a game of the run stands: its pairing and its index in that pairing's games (its match index).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Slot {
+    /// The pairing, an index into [`Field::pairings`].
+    pub pairing: usize,
+    /// The game's index among its pairing's games, from 0: its colours and opening are those of this game of a
+    /// match.
+    pub index: u64,
+}
+
+impl Field {
+    /// The pairing and index of the game of run index `g` (the game's number less 1): the games go by opening
+    /// pair, each pair of games through every pairing in turn.
+    pub fn slot(&self, g: u64) -> Slot {
+        let p = self.pairings.len() as u64;
+        Slot {
+            pairing: ((g % (2 * p)) / 2) as usize,
+            index: (g / (2 * p)) * 2 + g % 2,
+        }
+    }
+
+    /// What engine `side` of `pairing` is called in messages: `engine A` in a match, its name in a tournament.
+    pub fn called(&self, pairing: usize, side: Side) -> String {
+        match &self.names {
+            Some(names) => names[self.pairings[pairing][side.index()]].clone(),
+            None => format!("engine {}", side.letter()),
+        }
+    }
+
+    /// The results file's line of `result`, a game of `pairing`: in a tournament the black and white columns
+    /// hold the engines' names.
+    pub fn line(&self, pairing: usize, result: &GameResult) -> String {
+        let line = result.to_line();
+        let Some(names) = &self.names else {
+            return line;
+        };
+        let mut fields: Vec<String> = line.split('\t').map(str::to_string).collect();
+        let pair = self.pairings[pairing];
+        fields[1] = names[pair[result.black.index()]].clone();
+        fields[2] = names[pair[result.black.other().index()]].clone();
+        fields.join("\t")
+    }
+}
+
 /// Shared between the coordinator and the workers.
 struct Shared<'a> {
     config: &'a MatchConfig,
+    field: &'a Field,
     geometry: Arc<Geometry>,
     openings: Vec<(usize, Vec<Move>)>,
     next: AtomicU64,
-    /// Start no new game (the SPRT decided).
+    /// Start no new game (the SPRT decided, or the user asked to finish the games in progress).
     drain: AtomicBool,
+    /// Set by the first Ctrl-C: start no new game.
+    finish: &'a AtomicBool,
     interrupt: &'a AtomicBool,
     /// One entry per worker.
     playing: Vec<Playing>,
@@ -278,43 +338,101 @@ impl Shared<'_> {
 /// created, outputs of an earlier match without [`MatchConfig::overwrite`], or an engine that does not start and
 /// answer `name`.
 pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, String> {
-    let geometry = Arc::new(Geometry::new(config.board).map_err(|e| e.to_string())?);
-    let (openings, draws) = load_openings(config, &geometry)?;
+    run_until(config, &AtomicBool::new(false), interrupt)
+}
+
+/// [`run`], and `finish` (the first Ctrl-C) starts no new game but plays the games in progress to their end:
+/// the report then says interrupted, with those games counted.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_until(
+    config: &MatchConfig,
+    finish: &AtomicBool,
+    interrupt: &AtomicBool,
+) -> Result<MatchReport, String> {
     let earlier = if config.resume {
         resumed_games(config)?
     } else {
         clear_old_outputs(config)?;
         Vec::new()
     };
-    let mut names = [String::new(), String::new()];
-    for (i, side) in ["A", "B"].into_iter().enumerate() {
-        let command = &config.commands[i];
-        match probe(side, command, config.time.command_limit(), interrupt) {
-            Ok(name) => names[i] = name,
+    let field = Field {
+        commands: config.commands.to_vec(),
+        pairings: vec![[0, 1]],
+        names: None,
+    };
+    let header = results_header(&config.commands, &config.describe());
+    let run = play(config, &field, &header, earlier, finish, interrupt)?;
+    let [a, b]: [String; 2] = run
+        .names
+        .try_into()
+        .unwrap_or_else(|_| [String::new(), String::new()]);
+    Ok(MatchReport {
+        labels: config.commands.clone(),
+        names: [a, b],
+        results: run.results,
+        interrupted: run.interrupted,
+        sprt_stop: run.sprt_stop,
+    })
+}
+
+/// What [`play`] did.
+pub(super) struct Run {
+    /// What each engine calls itself (`name` and `version`), in the order of [`Field::commands`]; empty when the
+    /// run was interrupted while starting them.
+    pub names: Vec<String>,
+    /// The finished games, by number.
+    pub results: Vec<GameResult>,
+    /// True when an interrupt (or the first Ctrl-C) stopped the run.
+    pub interrupted: bool,
+    /// Where the SPRT stopped a match, when it did.
+    pub sprt_stop: Option<SprtStop>,
+}
+
+/// Plays the games of `field` under `config` (its games are each pairing's), keeping the `earlier` games of a
+/// resumed run, and writes the results file (`header`, then a line a game) and the records as games end.
+pub(super) fn play(
+    config: &MatchConfig,
+    field: &Field,
+    header: &str,
+    earlier: Vec<GameResult>,
+    finish: &AtomicBool,
+    interrupt: &AtomicBool,
+) -> Result<Run, String> {
+    let geometry = Arc::new(Geometry::new(config.board).map_err(|e| e.to_string())?);
+    let (openings, draws) = load_openings(config, &geometry)?;
+    let mut names = Vec::with_capacity(field.commands.len());
+    for (i, command) in field.commands.iter().enumerate() {
+        let called = match &field.names {
+            Some(n) => n[i].clone(),
+            None => ["A", "B"][i.min(1)].to_string(),
+        };
+        match probe(&called, command, config.time.command_limit(), interrupt) {
+            Ok(name) => names.push(name),
             Err(_) if interrupt.load(Ordering::SeqCst) => {
-                return Ok(MatchReport {
-                    labels: config.commands.clone(),
-                    names,
+                return Ok(Run {
+                    names: Vec::new(),
                     results: Vec::new(),
                     interrupted: true,
                     sprt_stop: None,
                 });
             }
-            Err(e) => return Err(format!("engine {side} ({command}) {e}")),
+            Err(e) => return Err(format!("engine {called} ({command}) {e}")),
         }
+        log::info!("engine {called}: {} ({command})", names[i]);
     }
-    log::info!("engine A: {} ({})", names[0], config.commands[0]);
-    log::info!("engine B: {} ({})", names[1], config.commands[1]);
     // Only now, so that an engine that does not start leaves no results file to refuse next time.
     for dir in [&config.sgf_dir, &config.log_dir].into_iter().flatten() {
         fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
+    let pairing_of = |number: u64| field.slot(number - 1).pairing;
     let mut results_file = match &config.results {
         Some(path) => {
             // A resumed file is written again whole, its games first: a line cut short by a kill is gone.
-            let mut text = results_header(&config.commands, &config.describe());
+            let mut text = header.to_string();
             for g in &earlier {
-                text.push_str(&g.to_line());
+                text.push_str(&field.line(pairing_of(g.number), g));
                 text.push('\n');
             }
             let mut f =
@@ -327,35 +445,42 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
         None => None,
     };
 
-    let workers = config.concurrency.max(1).min(config.games.max(1) as usize);
+    let total = config.games * field.pairings.len() as u64;
+    let workers = config.concurrency.max(1).min(total.max(1) as usize);
     let shared = Shared {
         config,
+        field,
         geometry,
         openings,
         next: AtomicU64::new(0),
         drain: AtomicBool::new(false),
+        finish,
         interrupt,
         playing: (0..workers).map(|_| Playing::default()).collect(),
         done: earlier.iter().map(|g| g.number).collect(),
     };
-    let mut tally = Tally::of(&earlier);
+    let mut tallies = vec![Tally::default(); field.pairings.len()];
+    for g in &earlier {
+        tallies[pairing_of(g.number)].add(g);
+    }
     let mut results: Vec<GameResult> = earlier;
     let mut decision = None;
     // A resumed match its test has decided already plays no more.
     if let Some(test) = &config.sprt
         && !results.is_empty()
-        && test.decide(tally.a) != SprtDecision::Continue
+        && test.decide(tallies[0].a) != SprtDecision::Continue
     {
-        let d = test.decide(tally.a);
+        let d = test.decide(tallies[0].a);
         decision = Some(SprtStop {
             decision: d,
-            games: tally.a.games(),
-            llr: test.llr(tally.a),
+            games: tallies[0].a.games(),
+            llr: test.llr(tallies[0].a),
         });
         shared.drain.store(true, Ordering::SeqCst);
     }
-    let mut display = Display::new(config);
+    let mut display = Display::new(config, field, total, results.len() as u64);
     display.start(&names, workers, draws);
+    let mut finishing = false;
     let (tx, rx) = mpsc::channel::<Message>();
     thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
@@ -367,22 +492,31 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
             .collect();
         drop(tx);
         loop {
+            if !finishing && finish.load(Ordering::SeqCst) {
+                finishing = true;
+                display.note(
+                    "finishing the games in progress, then stopping; Ctrl-C again to stop at once",
+                );
+            }
             let (index, black, played, ack) = match rx.recv_timeout(Duration::from_millis(100)) {
                 Ok(message) => message,
                 Err(RecvTimeoutError::Timeout) => {
-                    display.playing(&shared.playing, tally.a.games());
+                    display.playing(&shared.playing, results.len() as u64);
                     continue;
                 }
                 Err(RecvTimeoutError::Disconnected) => break,
             };
+            let pairing = pairing_of(index + 1);
             match played {
                 Played::Finished(result, game) => {
                     if let Some(f) = results_file.as_mut()
-                        && let Err(e) = writeln!(f, "{}", result.to_line()).and_then(|()| f.flush())
+                        && let Err(e) =
+                            writeln!(f, "{}", field.line(pairing, &result)).and_then(|()| f.flush())
                     {
                         log::error!("cannot write the results file: {e}");
                     }
-                    write_sgf(config, &names, index, black, &game, Some(&result));
+                    write_sgf(config, field, &names, index, black, &game, Some(&result));
+                    let tally = &mut tallies[pairing];
                     tally.add(&result);
                     results.push(result);
                     if let Some(test) = &config.sprt
@@ -399,9 +533,11 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
                             log::info!("SPRT: {}; finishing the games in progress", d.describe());
                         }
                     }
-                    display.finished(&tally);
+                    display.finished(pairing, &tallies[pairing], results.len() as u64);
                 }
-                Played::Interrupted(game) => write_sgf(config, &names, index, black, &game, None),
+                Played::Interrupted(game) => {
+                    write_sgf(config, field, &names, index, black, &game, None);
+                }
             }
             // The worker may start its next game only now, once a decision this result brought is known.
             let _ = ack.send(());
@@ -416,11 +552,11 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
     });
     display.end();
     results.sort_by_key(|r| r.number);
-    Ok(MatchReport {
-        labels: config.commands.clone(),
+    let stopped = interrupt.load(Ordering::SeqCst) || finish.load(Ordering::SeqCst);
+    Ok(Run {
         names,
+        interrupted: stopped && (results.len() as u64) < total,
         results,
-        interrupted: interrupt.load(Ordering::SeqCst),
         sprt_stop: decision,
     })
 }
@@ -456,16 +592,7 @@ fn resumed_games(config: &MatchConfig) -> Result<Vec<GameResult>, String> {
     };
     let text = fs::read_to_string(path)
         .map_err(|e| format!("cannot resume from {}: {e}", path.display()))?;
-    let whole = match text.rfind('\n') {
-        Some(end) if end + 1 < text.len() => {
-            log::warn!(
-                "{}: its last line was cut short; that game is played again",
-                path.display()
-            );
-            &text[..=end]
-        }
-        _ => text.as_str(),
-    };
+    let whole = whole_lines(path, &text);
     let file = ResultsFile::parse(whole)
         .map_err(|e| format!("cannot resume from {}: {e}", path.display()))?;
     let mut differ = Vec::new();
@@ -477,31 +604,7 @@ fn resumed_games(config: &MatchConfig) -> Result<Vec<GameResult>, String> {
             ));
         }
     }
-    let theirs: Vec<&str> = file.settings.split(", ").collect();
-    let ours = config.describe();
-    let ours: Vec<&str> = ours.split(", ").collect();
-    let only = |a: &[&str], b: &[&str]| -> Vec<String> {
-        a.iter()
-            .filter(|x| !b.contains(x))
-            .map(|x| x.to_string())
-            .collect()
-    };
-    let (there, here) = (only(&theirs, &ours), only(&ours, &theirs));
-    if !there.is_empty() || !here.is_empty() {
-        differ.push(format!(
-            "its settings have {} where this run has {}",
-            if there.is_empty() {
-                "nothing".to_string()
-            } else {
-                there.join(", ")
-            },
-            if here.is_empty() {
-                "nothing".to_string()
-            } else {
-                here.join(", ")
-            }
-        ));
-    }
+    differ.extend(settings_differ(&file.settings, &config.describe()));
     if !differ.is_empty() {
         return Err(format!(
             "{} is the results file of another match: {}",
@@ -510,21 +613,7 @@ fn resumed_games(config: &MatchConfig) -> Result<Vec<GameResult>, String> {
         ));
     }
     let range = config.first_game + 1..=config.first_game + config.games;
-    let mut seen = std::collections::HashSet::new();
-    for g in &file.games {
-        if !range.contains(&g.number) || !seen.insert(g.number) {
-            return Err(format!(
-                "{} holds game {} {}: it is not a file this match wrote",
-                path.display(),
-                g.number,
-                if range.contains(&g.number) {
-                    "twice"
-                } else {
-                    "outside this match's games"
-                }
-            ));
-        }
-    }
+    check_numbers(path, &file.games, range, "match")?;
     log::info!(
         "resuming {}: {} of {} played",
         path.display(),
@@ -534,10 +623,80 @@ fn resumed_games(config: &MatchConfig) -> Result<Vec<GameResult>, String> {
     Ok(file.games)
 }
 
+/// What the settings line of a results file (`theirs`) has that this run's (`ours`) has not, and the other way
+/// round, in words; `None` when they are the same settings.
+pub(super) fn settings_differ(theirs: &str, ours: &str) -> Option<String> {
+    let theirs: Vec<&str> = theirs.split(", ").collect();
+    let ours: Vec<&str> = ours.split(", ").collect();
+    let only = |a: &[&str], b: &[&str]| -> Vec<String> {
+        a.iter()
+            .filter(|x| !b.contains(x))
+            .map(|x| x.to_string())
+            .collect()
+    };
+    let (there, here) = (only(&theirs, &ours), only(&ours, &theirs));
+    if there.is_empty() && here.is_empty() {
+        return None;
+    }
+    let words = |v: Vec<String>| {
+        if v.is_empty() {
+            "nothing".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
+    Some(format!(
+        "its settings have {} where this run has {}",
+        words(there),
+        words(here)
+    ))
+}
+
+/// The whole lines of a results file being resumed: a last line cut short by a kill is dropped (its game is played
+/// again).
+pub(super) fn whole_lines<'t>(path: &Path, text: &'t str) -> &'t str {
+    match text.rfind('\n') {
+        Some(end) if end + 1 < text.len() => {
+            log::warn!(
+                "{}: its last line was cut short; that game is played again",
+                path.display()
+            );
+            &text[..=end]
+        }
+        _ => text,
+    }
+}
+
+/// Refuses a resumed results file that holds a game outside `range` or one game twice: not a file this `what`
+/// (match or tournament) wrote.
+pub(super) fn check_numbers(
+    path: &Path,
+    games: &[GameResult],
+    range: std::ops::RangeInclusive<u64>,
+    what: &str,
+) -> Result<(), String> {
+    let mut seen = std::collections::HashSet::new();
+    for g in games {
+        if !range.contains(&g.number) || !seen.insert(g.number) {
+            return Err(format!(
+                "{} holds game {} {}: it is not a file this {what} wrote",
+                path.display(),
+                g.number,
+                if range.contains(&g.number) {
+                    "twice".to_string()
+                } else {
+                    format!("outside this {what}'s games")
+                }
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Refuses to mix this match's outputs with an earlier match's: an existing results file, or game records or
 /// logs in the output directories. With `overwrite`, deletes the old game files instead and says so; the
 /// results file is then replaced when the match starts.
-fn clear_old_outputs(config: &MatchConfig) -> Result<(), String> {
+pub(super) fn clear_old_outputs(config: &MatchConfig) -> Result<(), String> {
     if let Some(path) = &config.results
         && path.exists()
     {
@@ -675,28 +834,43 @@ type Message = (u64, Side, Played, SyncSender<()>);
 fn worker(shared: &Shared<'_>, slot: usize, tx: Sender<Message>) {
     let (ack_tx, ack_rx) = mpsc::sync_channel::<()>(1);
     let config = shared.config;
-    let mut seats = [
-        Seat::new(Side::A, &config.commands[0]),
-        Seat::new(Side::B, &config.commands[1]),
-    ];
+    let field = shared.field;
+    let total = config.games * field.pairings.len() as u64;
+    // The seats of the pairing this worker played last: its engines are kept from game to game.
+    let mut seated: Option<usize> = None;
+    let mut seats = [Seat::new(Side::A, ""), Seat::new(Side::B, "")];
+    let politely = |shared: &Shared<'_>| !shared.interrupt.load(Ordering::SeqCst);
     loop {
-        if shared.interrupt.load(Ordering::SeqCst) || shared.drain.load(Ordering::SeqCst) {
+        let stopping = [shared.interrupt, shared.finish, &shared.drain];
+        if stopping.iter().any(|flag| flag.load(Ordering::SeqCst)) {
             break;
         }
         let local = shared.next.fetch_add(1, Ordering::SeqCst);
-        if local >= config.games {
+        if local >= total {
             break;
         }
-        // The game's index in the whole match (for a shard, further on).
-        let index = config.first_game + local;
-        if shared.done.contains(&(index + 1)) {
+        // The game's index in the whole run (for a shard of a match, further on).
+        let g = config.first_game + local;
+        if shared.done.contains(&(g + 1)) {
             continue;
         }
+        let at = field.slot(g);
+        if seated != Some(at.pairing) {
+            for seat in &mut seats {
+                seat.shut_down(politely(shared));
+            }
+            let [a, b] = field.pairings[at.pairing];
+            seats = [
+                Seat::new(Side::A, &field.commands[a]),
+                Seat::new(Side::B, &field.commands[b]),
+            ];
+            seated = Some(at.pairing);
+        }
         let spec = GameSpec {
-            number: index + 1,
+            number: g + 1,
             geometry: shared.geometry.clone(),
-            black: shared.black(index),
-            opening: shared.opening(index),
+            black: shared.black(at.index),
+            opening: shared.opening(at.index),
             time: config.time,
             max_moves: config.max_moves,
             log_dir: config.log_dir.clone(),
@@ -714,17 +888,12 @@ fn worker(shared: &Shared<'_>, slot: usize, tx: Sender<Message>) {
                 seat.shut_down(true);
             }
         }
-        if tx
-            .send((index, spec.black, played, ack_tx.clone()))
-            .is_err()
-            || ack_rx.recv().is_err()
-        {
+        if tx.send((g, spec.black, played, ack_tx.clone())).is_err() || ack_rx.recv().is_err() {
             break;
         }
     }
-    let politely = !shared.interrupt.load(Ordering::SeqCst);
     for seat in &mut seats {
-        seat.shut_down(politely);
+        seat.shut_down(politely(shared));
     }
 }
 
@@ -734,7 +903,8 @@ fn sgf_path(dir: &Path, number: u64) -> PathBuf {
 
 fn write_sgf(
     config: &MatchConfig,
-    names: &[String; 2],
+    field: &Field,
+    names: &[String],
     index: u64,
     black: Side,
     game: &Game,
@@ -744,27 +914,39 @@ fn write_sgf(
         return;
     };
     let number = index + 1;
+    let pairing = field.slot(index).pairing;
+    let engine = |side: Side| field.pairings[pairing][side.index()];
     // After a swap the engines exchanged colours: PB and PW name the colours' owners at the end, as RE does.
     let started_black = black;
     let swapped = game.records().iter().any(|r| r.mv == Move::Swap);
     let black = if swapped { black.other() } else { black };
     let label = |side: Side| {
-        format!(
-            "{} ({})",
-            names[side.index()],
-            config.commands[side.index()]
-        )
+        let (name, command) = (&names[engine(side)], &field.commands[engine(side)]);
+        match &field.names {
+            Some(called) => format!("{}: {name} ({command})", called[engine(side)]),
+            None => format!("{name} ({command})"),
+        }
+    };
+    let called = |side: Side| field.called(pairing, side);
+    let what = if field.names.is_some() {
+        "oust tournament"
+    } else {
+        "oust match"
     };
     let mut comment = format!(
-        "oust match, game {number}: black is engine {}, white is engine {}.",
-        black.letter(),
-        black.other().letter()
+        "{what}, game {number}: black is {}, white is {}.",
+        called(black),
+        called(black.other())
     );
     if swapped {
+        let mut first = called(started_black);
+        if field.names.is_none() {
+            // "Engine A", at the start of a sentence.
+            first = first.replacen('e', "E", 1);
+        }
         comment.push_str(&format!(
-            " Engine {} placed the first black stone; engine {} swapped (pie rule) and took it over.",
-            started_black.letter(),
-            black.letter()
+            " {first} placed the first black stone; {} swapped (pie rule) and took it over.",
+            called(black)
         ));
     }
     match result {
@@ -812,6 +994,11 @@ fn duration_text(secs: f64) -> String {
 /// The progress display on stderr: the start lines, a line per finished game, and the games in progress.
 struct Display<'a> {
     config: &'a MatchConfig,
+    field: &'a Field,
+    /// The run's games, every pairing's.
+    total: u64,
+    /// Games a resumed run held at its start (not counted for the time left).
+    held: u64,
     started: Instant,
     /// When a line was last written.
     shown: Instant,
@@ -822,10 +1009,13 @@ struct Display<'a> {
 }
 
 impl<'a> Display<'a> {
-    fn new(config: &'a MatchConfig) -> Display<'a> {
+    fn new(config: &'a MatchConfig, field: &'a Field, total: u64, held: u64) -> Display<'a> {
         let now = Instant::now();
         Display {
             config,
+            field,
+            total,
+            held,
             started: now,
             shown: now,
             finished: String::new(),
@@ -845,8 +1035,20 @@ impl<'a> Display<'a> {
         self.shown = Instant::now();
     }
 
-    /// The engines, the games, the board, the clock and the concurrency, on two lines.
-    fn start(&mut self, names: &[String; 2], workers: usize, draws: OpeningDraws) {
+    /// A line of its own, whatever the progress display (a terminal's open line is ended first).
+    fn note(&mut self, text: &str) {
+        if self.config.progress == Progress::Off {
+            return;
+        }
+        self.end();
+        let mut err = io::stderr().lock();
+        let _ = writeln!(err, "{text}").and_then(|()| err.flush());
+        self.shown = Instant::now();
+    }
+
+    /// The engines, the games, the board, the clock and the concurrency: two lines for a match, a line an engine
+    /// and one for the games for a tournament.
+    fn start(&mut self, names: &[String], workers: usize, draws: OpeningDraws) {
         let c = self.config;
         if c.progress == Progress::Off {
             return;
@@ -871,27 +1073,53 @@ impl<'a> Display<'a> {
                 games.push(')');
             }
         }
-        let text = format!(
-            "match: A = {} ({}), B = {} ({})\nmatch: {games}, {}, {workers} at once",
-            c.commands[0],
-            names[0],
-            c.commands[1],
-            names[1],
-            c.clock_text()
-        );
+        let commands = &self.field.commands;
+        let text = match &self.field.names {
+            None => format!(
+                "match: A = {} ({}), B = {} ({})\nmatch: {games}, {}, {workers} at once",
+                commands[0],
+                names[0],
+                commands[1],
+                names[1],
+                c.clock_text()
+            ),
+            Some(called) => {
+                let mut text = String::new();
+                for (i, command) in commands.iter().enumerate() {
+                    text.push_str(&format!(
+                        "tournament: {} = {command} ({})\n",
+                        called[i], names[i]
+                    ));
+                }
+                text.push_str(&format!(
+                    "tournament: {} of {games}, {}, {workers} at once",
+                    notation::count(self.field.pairings.len() as u64, "pairing"),
+                    c.clock_text()
+                ));
+                text
+            }
+        };
         let mut err = io::stderr().lock();
         let _ = writeln!(err, "{text}").and_then(|()| err.flush());
         self.shown = Instant::now();
     }
 
-    /// A game finished: the tally, the score, the Elo difference and the time left.
-    fn finished(&mut self, tally: &Tally) {
+    /// A game of `pairing` finished (`done` of the run's games now): the pairing's tally, score and Elo
+    /// difference, and the time left.
+    fn finished(&mut self, pairing: usize, tally: &Tally, done: u64) {
         let config = self.config;
         let wdl = tally.a;
-        let done = wdl.games();
+        let who = match &self.field.names {
+            None => "A".to_string(),
+            Some(_) => format!(
+                "{} - {}",
+                self.field.called(pairing, Side::A),
+                self.field.called(pairing, Side::B)
+            ),
+        };
         let mut line = format!(
-            "game {done}/{}: A {}-{}-{} (W-L-D)",
-            config.games, wdl.wins, wdl.losses, wdl.draws
+            "game {done}/{}: {who} {}-{}-{} (W-L-D)",
+            self.total, wdl.wins, wdl.losses, wdl.draws
         );
         if let (Some(s), Some(elo), Some((lo, hi))) = (wdl.score(), wdl.elo(), wdl.elo_interval()) {
             let half = (hi - lo) / 2.0;
@@ -905,11 +1133,12 @@ impl<'a> Display<'a> {
             line.push_str(&format!(", LLR {:.2}", test.llr(wdl)));
         }
         let elapsed = self.started.elapsed().as_secs_f64();
-        let left = config.games.saturating_sub(done);
-        if done > 0 && left > 0 {
+        let left = self.total.saturating_sub(done);
+        let here = done.saturating_sub(self.held);
+        if here > 0 && left > 0 {
             line.push_str(&format!(
                 ", about {} left",
-                duration_text(elapsed / done as f64 * left as f64)
+                duration_text(elapsed / here as f64 * left as f64)
             ));
         }
         self.write(&line);
@@ -952,7 +1181,7 @@ impl<'a> Display<'a> {
             }
             _ => format!(
                 "{playing} ({done}/{} done, {} since the start)",
-                self.config.games,
+                self.total,
                 duration_text(self.started.elapsed().as_secs_f64())
             ),
         };
