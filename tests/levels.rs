@@ -3,6 +3,7 @@
 
 mod common;
 
+use std::fs;
 use std::process::{Command, Output, Stdio};
 
 use oust::gtp::levels::{HEX_LEVELS, MAX_LEVEL, SQUARE_LEVELS};
@@ -438,4 +439,48 @@ fn calibrate_runs_its_shards_side_by_side_and_fits_the_ladder() {
     // The fit alone reads the same files again.
     let again = run(&["calibrate", "--dir", &dir_arg, "--fit"]);
     assert_eq!(text(&again.stdout), stdout);
+}
+
+#[test]
+fn calibrate_resumes_the_matches_whose_results_files_are_there() {
+    let dir = common::TempDir::new("calibrate-resume");
+    let dir_arg = dir.path().display().to_string();
+    fs::write(dir.join("pair-2-3.shard-1-of-2.tsv"), "").unwrap();
+    let args = |extra: &[&str]| {
+        let mut v = vec![
+            "calibrate",
+            "--dir",
+            &dir_arg,
+            "--levels",
+            "2-3",
+            "--games",
+            "6",
+            "--shards",
+            "2",
+            "--bridge",
+            "none",
+            "--oust",
+            "oust",
+            "--print-jobs",
+        ];
+        v.extend_from_slice(extra);
+        run(&v)
+    };
+    let out = args(&["--resume"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let jobs = text(&out.stdout);
+    let resumed: Vec<&str> = jobs.lines().filter(|l| l.contains(" --resume")).collect();
+    assert_eq!(resumed.len(), 1, "{jobs}");
+    assert!(
+        resumed[0].contains("pair-2-3.shard-1-of-2.tsv --resume >"),
+        "{jobs}"
+    );
+    assert_eq!(jobs.lines().count(), 4, "{jobs}");
+    let both = args(&["--resume", "--overwrite"]);
+    assert_eq!(both.status.code(), Some(2));
+    assert!(
+        text(&both.stderr).contains("cannot be used with"),
+        "{}",
+        text(&both.stderr)
+    );
 }

@@ -11,6 +11,7 @@ use clap::Args;
 use oust::gtp::levels::{self, MAX_LEVEL};
 use oust::matches::ResultsFile;
 use oust::matches::ladder::{self, Ladder, Pair};
+use oust::matches::schedule::{Format, pairings};
 use oust::rules::Shape;
 
 use super::{Outcome, UsageError, parse_size, print_out};
@@ -48,8 +49,12 @@ pub struct CalibrateArgs {
     #[arg(long, value_name = "PATH")]
     pub oust: Option<String>,
     /// Replace the results of an earlier calibration in DIR (passed to every match)
-    #[arg(long)]
+    #[arg(long, conflicts_with = "resume")]
     pub overwrite: bool,
+    /// Go on with the calibration in DIR: each match whose results file is there resumes it (`oust match
+    /// --resume`: only its missing games are played), the others start
+    #[arg(long)]
+    pub resume: bool,
     /// Print the jobs, one shell command a line, for GNU parallel, Slurm or any other scheduler, and play nothing
     #[arg(long, conflicts_with = "fit")]
     pub print_jobs: bool,
@@ -182,10 +187,8 @@ fn jobs(args: &CalibrateArgs) -> Result<Vec<String>, UsageError> {
             format!("{oust} --level {level} --seed {seed_b}"),
         ));
     }
-    for step in rungs.windows(2) {
-        let [(below, b), (above, a)] = step else {
-            continue;
-        };
+    for [lower, upper] in pairings(rungs.len(), Format::Ladder) {
+        let ((below, b), (above, a)) = (&rungs[lower], &rungs[upper]);
         // The stronger engine is A, with the first seed, so that each pair's Elo is its step up the ladder.
         let a = a.replace(
             &format!("--seed {seed_b}"),
@@ -218,6 +221,9 @@ fn jobs(args: &CalibrateArgs) -> Result<Vec<String>, UsageError> {
             ];
             if args.overwrite {
                 words.push("--overwrite".into());
+            }
+            if args.resume && Path::new(&format!("{stem}.tsv")).exists() {
+                words.push("--resume".into());
             }
             let command: Vec<String> = words.iter().map(|w| sh_quote(w)).collect();
             out.push(format!(
@@ -391,7 +397,9 @@ fn report(pairs: &[Pair], fitted: &Ladder, files: usize) -> String {
             elo_text(hi),
         ));
     }
-    out.push_str("\nratings (Elo above the random player, 95% interval):\n");
+    out.push_str(
+        "\nratings (Elo above the random player, all pairs fitted at once, one virtual draw a pair; 95% interval):\n",
+    );
     if fitted.ratings.is_empty() {
         out.push_str("none: no pair has the random player ('--player random')\n");
     }
@@ -409,13 +417,6 @@ fn report(pairs: &[Pair], fitted: &Ladder, files: usize) -> String {
             elo_text(r.elo),
             elo_text(r.interval.0),
             elo_text(r.interval.1)
-        ));
-    }
-    for &i in &fitted.unused {
-        let p = &pairs[i];
-        out.push_str(&format!(
-            "not in the ratings (it closes a cycle of the ladder): {} - {}\n",
-            p.engines[0], p.engines[1]
         ));
     }
     for name in &fitted.unreached {

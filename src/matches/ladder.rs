@@ -1,11 +1,9 @@
 //! Ratings of several engines from the results files of matches between pairs of them, as `oust calibrate` fits
 //! the strength levels: each pair's games are merged as `oust match --merge` merges them, and the engines are
-//! rated by chaining the pairs' Elo differences outward from an anchor rated 0 (a ladder). On a ladder, or any set
-//! of pairs without a cycle, this is the maximum-likelihood fit of the logistic (Bradley-Terry) model; pairs that
-//! would close a cycle are reported and left out of the ratings.
+//! rated on one scale from all the pairs at once, an anchor rated 0: the fit `oust tournament` makes
+//! ([`super::rating`]). On a ladder, a chain of pairs, each engine's rating is the sum of the steps below it.
 
-use std::collections::VecDeque;
-
+use super::rating;
 use super::results::{ResultsFile, Tally, merge_results, without_seed};
 use super::stats::Wdl;
 
@@ -38,8 +36,6 @@ pub struct Rating {
 pub struct Ladder {
     /// The anchor first (rated 0), then each engine one pair further away.
     pub ratings: Vec<Rating>,
-    /// Pairs left out of the ratings: they close a cycle (a round-robin's extra pairs).
-    pub unused: Vec<usize>,
     /// Engines no pair connects to the anchor.
     pub unreached: Vec<String>,
 }
@@ -123,17 +119,10 @@ pub fn pairs(files: &[(String, ResultsFile)]) -> Result<Vec<Pair>, String> {
     Ok(out)
 }
 
-/// Rates the engines of `pairs` from `anchor` (rated 0) outward, each engine by the first pair found on a
-/// breadth-first walk from the anchor.
+/// Rates the engines of `pairs` on one scale, fitted from every pair at once ([`super::rating::fit`], as `oust
+/// tournament` rates its engines), `anchor` rated 0; listed in the order a breadth-first walk from the anchor
+/// reaches them (up a ladder, the ladder's order).
 pub fn fit(pairs: &[Pair], anchor: &str) -> Ladder {
-    // Each rating with its half-widths below and above, summed in quadrature, and whether a sweep is on its way.
-    struct Reached {
-        elo: f64,
-        below: f64,
-        above: f64,
-        sweep: bool,
-        bounds: (f64, f64),
-    }
     let mut names: Vec<String> = Vec::new();
     for p in pairs {
         for e in &p.engines {
@@ -142,73 +131,46 @@ pub fn fit(pairs: &[Pair], anchor: &str) -> Ladder {
             }
         }
     }
-    let mut reached: Vec<(String, Reached)> = Vec::new();
-    let mut used = vec![false; pairs.len()];
-    if names.iter().any(|n| n == anchor) {
-        reached.push((
-            anchor.to_string(),
-            Reached {
-                elo: 0.0,
-                below: 0.0,
-                above: 0.0,
-                sweep: false,
-                bounds: (0.0, 0.0),
-            },
-        ));
-    }
-    let mut queue: VecDeque<usize> = (0..reached.len()).collect();
-    while let Some(at) = queue.pop_front() {
-        let from = reached[at].0.clone();
-        for (i, p) in pairs.iter().enumerate() {
-            if used[i] || !p.engines.contains(&from) {
-                continue;
+    let index = |name: &String| names.iter().position(|n| n == name).unwrap_or(0);
+    let Some(root) = names.iter().position(|n| n == anchor) else {
+        return Ladder {
+            ratings: Vec::new(),
+            unreached: names,
+        };
+    };
+    let results: Vec<(usize, usize, Wdl)> = pairs
+        .iter()
+        .map(|p| (index(&p.engines[0]), index(&p.engines[1]), p.wdl))
+        .collect();
+    let fitted = rating::fit(names.len(), &results, root);
+    let mut order = vec![root];
+    let mut at = 0;
+    while at < order.len() {
+        for &(i, j, wdl) in &results {
+            for (from, to) in [(i, j), (j, i)] {
+                if from == order[at] && wdl.games() > 0 && !order.contains(&to) {
+                    order.push(to);
+                }
             }
-            let (other, wdl) = if p.engines[0] == from {
-                (&p.engines[1], p.wdl.flipped())
-            } else {
-                (&p.engines[0], p.wdl)
-            };
-            if reached.iter().any(|(n, _)| n == other) {
-                continue;
-            }
-            used[i] = true;
-            // `wdl` is the other engine's, against the one reached.
-            let (Some(step), Some((lo, hi))) = (wdl.elo(), wdl.elo_interval()) else {
-                continue;
-            };
-            let base = &reached[at].1;
-            let next = Reached {
-                elo: base.elo + step,
-                below: base.below.hypot(step - lo),
-                above: base.above.hypot(hi - step),
-                sweep: base.sweep || step.is_infinite(),
-                bounds: (base.bounds.0 + lo, base.bounds.1 + hi),
-            };
-            reached.push((other.clone(), next));
-            queue.push_back(reached.len() - 1);
         }
+        at += 1;
     }
-    let ratings = reached
-        .into_iter()
-        .map(|(engine, r)| Rating {
-            engine,
-            elo: r.elo,
-            interval: if r.sweep {
-                r.bounds
-            } else {
-                (r.elo - r.below, r.elo + r.above)
-            },
+    let ratings = order
+        .iter()
+        .filter_map(|&k| {
+            fitted[k].as_ref().map(|r| Rating {
+                engine: names[k].clone(),
+                elo: r.elo,
+                interval: r.interval,
+            })
         })
         .collect::<Vec<_>>();
     let unreached = names
-        .into_iter()
-        .filter(|n| !ratings.iter().any(|r| &r.engine == n))
+        .iter()
+        .filter(|n| !ratings.iter().any(|r| &r.engine == *n))
+        .cloned()
         .collect();
-    Ladder {
-        ratings,
-        unused: (0..pairs.len()).filter(|&i| !used[i]).collect(),
-        unreached,
-    }
+    Ladder { ratings, unreached }
 }
 
 #[cfg(test)]
@@ -239,13 +201,13 @@ mod tests {
     }
 
     #[test]
-    fn a_ladder_adds_the_steps_from_the_anchor() {
-        // 75% is +190.8 Elo; 50% is 0. Level 2 is reached through level 1, in either orientation of a pair.
+    fn a_ladder_is_fitted_from_every_pair_in_the_ladders_order() {
+        // 75% (and the virtual draw: 30.5 of 41) is +185 Elo; 50% is 0. Level 2 is reached through level 1, in
+        // either orientation of a pair; level 3's sweep of the random player gives a finite rating.
         let pairs = [
             pair("level 1", "random", 30, 0, 10),
             pair("level 1", "level 2", 20, 0, 20),
-            pair("level 2", "level 3", 10, 0, 30),
-            pair("random", "level 3", 0, 0, 40),
+            pair("level 3", "random", 40, 0, 0),
         ];
         let ladder = fit(&pairs, "random");
         let elo: Vec<(&str, i64)> = ladder
@@ -253,16 +215,21 @@ mod tests {
             .iter()
             .map(|r| (r.engine.as_str(), r.elo.round() as i64))
             .collect();
-        // Level 3 is reached at once from the anchor by its own pair (a sweep, so an infinite rating with finite
-        // bounds), so the pair of levels 2 and 3 closes a cycle and is left out.
-        let finite: Vec<(&str, i64)> = elo.iter().filter(|e| e.0 != "level 3").copied().collect();
-        assert_eq!(finite, [("random", 0), ("level 1", 191), ("level 2", 191)]);
-        assert_eq!(ladder.ratings[2].engine, "level 3");
-        assert!(ladder.ratings[2].elo.is_infinite());
-        assert!(ladder.ratings[2].interval.0.is_finite());
-        assert_eq!(ladder.unused, [2]);
-        let one = &ladder.ratings[1];
-        assert!(one.interval.0 < one.elo && one.elo < one.interval.1);
+        assert_eq!(
+            elo,
+            [
+                ("random", 0),
+                ("level 1", 185),
+                ("level 3", 763),
+                ("level 2", 185)
+            ]
+        );
+        for r in &ladder.ratings[1..] {
+            assert!(r.interval.0 < r.elo && r.elo < r.interval.1, "{r:?}");
+        }
         assert!(ladder.unreached.is_empty());
+        let lonely = fit(&[pair("level 1", "level 2", 3, 0, 1)], "random");
+        assert!(lonely.ratings.is_empty());
+        assert_eq!(lonely.unreached, ["level 1", "level 2"]);
     }
 }
