@@ -7,6 +7,7 @@
 //! layer of the library: nothing below it knows of it.
 
 pub mod board;
+mod date;
 mod http;
 pub mod session;
 pub mod tree;
