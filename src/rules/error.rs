@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::geometry::{Color, OffBoard};
+use super::color::Color;
+use super::geometry::OffBoard;
 use super::outcome::Outcome;
 
 /// Why the side to move is who it is, for turn errors.

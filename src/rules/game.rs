@@ -2,8 +2,9 @@
 
 use std::sync::Arc;
 
+use super::color::Color;
 use super::error::IllegalMove;
-use super::geometry::{Color, Geometry};
+use super::geometry::Geometry;
 use super::position::{Move, MoveReport, Position};
 
 /// The pie rule cannot be switched off in a game whose moves include a swap.

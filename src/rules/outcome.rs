@@ -1,6 +1,6 @@
 //! How a game ends.
 
-use super::geometry::Color;
+use super::color::Color;
 
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

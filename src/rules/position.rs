@@ -7,8 +7,9 @@
 
 use std::sync::Arc;
 
+use super::color::Color;
 use super::error::{IllegalMove, SwapRefusal, TurnReason};
-use super::geometry::{Color, Geometry, MAX_DEGREE, OffBoard, Point, Table};
+use super::geometry::{Geometry, MAX_DEGREE, OffBoard, Point, Table};
 use super::outcome::Outcome;
 
 /// A move: a placement on a point, a pass (legal only when no placement is) or the pie rule's swap.
