@@ -1,7 +1,7 @@
 //! The game review's judgement of each placement: the winning chance it lost for the side that played it, and
 //! its class (inaccuracy, mistake, blunder), as Lichess's "learn from your mistakes" and KaTrain's points lost do.
 //! The engine judges each placement within one search of the position before it (`oust-judge`); this module
-//! turns its answers into a review ([`Step`], [`assemble`]), judges them, and writes and reads them as SGF
+//! turns its answers into a review ([`Step`], [`Review`]), judges them, and writes and reads them as SGF
 //! properties. `oust gui` asks a GTP engine for each position; `oust review` asks engines in this process, through
 //! the same command ([`review_position`]).
 
@@ -129,25 +129,128 @@ pub fn class(loss: f64) -> Option<&'static str> {
 /// `proof` where they apply) and `summary` (for each side: the count of each class, the placements judged and the
 /// average loss).
 pub fn judge(line: &[(Color, Move)], rates: &[Option<f64>], judged: &[Option<Judged>]) -> Value {
+    judgement(line, rates, judged).to_json()
+}
+
+/// One placement's judgement in a review ([`judge`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placement {
+    /// The placement's index in the line.
+    pub k: usize,
+    /// Its colour.
+    pub color: Color,
+    /// The winning chance it lost for its side, in points, rounded to a tenth.
+    pub loss: f64,
+    /// The standard error of `loss`, where the engine judged it within one search.
+    pub error: Option<f64>,
+    /// Its class, if it lost enough for one.
+    pub class: Option<&'static str>,
+    /// The loss alone would put it in a worse class: the search cannot tell.
+    pub uncertain: bool,
+    /// The loss was proven (and is above 0).
+    pub proof: bool,
+}
+
+/// One side's counts in a review.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// Placements of each class.
+    pub inaccuracies: u32,
+    /// ...
+    pub mistakes: u32,
+    /// ...
+    pub blunders: u32,
+    /// Placements judged.
+    pub judged: u32,
+    /// Their losses added up, in points.
+    pub total: f64,
+}
+
+impl Summary {
+    /// The average loss of a placement, in points, rounded to a tenth.
+    pub fn average_loss(&self) -> f64 {
+        if self.judged == 0 {
+            0.0
+        } else {
+            (self.total / f64::from(self.judged) * 10.0).round() / 10.0
+        }
+    }
+
+    fn json(&self) -> Value {
+        json!({
+            "inaccuracies": self.inaccuracies,
+            "mistakes": self.mistakes,
+            "blunders": self.blunders,
+            "judged": self.judged,
+            "average_loss": self.average_loss(),
+        })
+    }
+}
+
+/// The judgement of every placement of a line, and each side's counts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judgement {
+    /// The placements judged, in order.
+    pub placements: Vec<Placement>,
+    /// Black's counts and White's (indexed by [`Color::index`]).
+    pub summary: [Summary; 2],
+}
+
+impl Judgement {
+    /// As the page gets it: `placements`, `summary` and the classes' `thresholds`.
+    pub fn to_json(&self) -> Value {
+        let placements: Vec<Value> = self
+            .placements
+            .iter()
+            .map(|p| {
+                let mut e =
+                    json!({"loss": p.loss, "class": p.class, "k": p.k, "color": p.color.name()});
+                if let Some(error) = p.error {
+                    e["error"] = json!(error);
+                }
+                if p.uncertain {
+                    e["uncertain"] = json!(true);
+                }
+                if p.proof {
+                    e["proof"] = json!(true);
+                }
+                e
+            })
+            .collect();
+        json!({
+            "placements": placements,
+            "summary": {"black": self.summary[0].json(), "white": self.summary[1].json()},
+            "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
+        })
+    }
+}
+
+/// [`judge`], typed.
+pub fn judgement(
+    line: &[(Color, Move)],
+    rates: &[Option<f64>],
+    judged: &[Option<Judged>],
+) -> Judgement {
     let mut placements = Vec::new();
-    let mut sides = [Side::default(), Side::default()];
+    let mut summary = [Summary::default(), Summary::default()];
     for (k, &(color, mv)) in line.iter().enumerate() {
         if mv == Move::Pass {
             continue;
         }
         let round = |x: f64| (x * 10.0).round() / 10.0;
-        let mut entry = if let Some(j) = judged.get(k).and_then(Option::as_ref) {
+        // Black's chance as `color`'s.
+        let mine = |black: f64| {
+            if color == Color::Black {
+                black
+            } else {
+                1.0 - black
+            }
+        };
+        let placement = if let Some(j) = judged.get(k).and_then(Option::as_ref) {
             let (mut loss, mut error, mut proven) = (j.loss, j.error, j.proven);
             // The position after the placement proven lost for its side (the next search proved it, say a few
             // forced captures the searches before it did not see): the placement lost all the chance its side
             // had, exactly as far as the loss goes, whatever the spread of the searches before it.
-            let mine = |black: f64| {
-                if color == Color::Black {
-                    black
-                } else {
-                    1.0 - black
-                }
-            };
             let lost_after = judged
                 .get(k + 1)
                 .and_then(Option::as_ref)
@@ -161,14 +264,15 @@ pub fn judge(line: &[(Color, Move)], rates: &[Option<f64>], judged: &[Option<Jud
             }
             let (loss, error) = (round(loss.max(0.0)), round(error.max(0.0)));
             let lower = (loss - CONFIDENCE * error).max(0.0);
-            let mut e = json!({"loss": loss, "error": error, "class": class(lower)});
-            if class(loss) != class(lower) {
-                e["uncertain"] = json!(true);
+            Placement {
+                k,
+                color,
+                loss,
+                error: Some(error),
+                class: class(lower),
+                uncertain: class(loss) != class(lower),
+                proof: proven && loss > 0.0,
             }
-            if proven && loss > 0.0 {
-                e["proof"] = json!(true);
-            }
-            e
         } else {
             let (Some(before), Some(after)) = (
                 rates.get(k).copied().flatten(),
@@ -176,61 +280,249 @@ pub fn judge(line: &[(Color, Move)], rates: &[Option<f64>], judged: &[Option<Jud
             ) else {
                 continue;
             };
-            let own = |black: f64| {
-                if color == Color::Black {
-                    black
-                } else {
-                    1.0 - black
-                }
-            };
-            let loss = round(((own(before) - own(after)) * 100.0).max(0.0));
-            json!({"loss": loss, "class": class(loss)})
+            let loss = round(((mine(before) - mine(after)) * 100.0).max(0.0));
+            Placement {
+                k,
+                color,
+                loss,
+                error: None,
+                class: class(loss),
+                uncertain: false,
+                proof: false,
+            }
         };
-        let loss = entry["loss"].as_f64().unwrap_or(0.0);
-        let side = &mut sides[color.index()];
+        let side = &mut summary[color.index()];
         side.judged += 1;
-        side.total += loss;
-        match entry["class"].as_str() {
+        side.total += placement.loss;
+        match placement.class {
             Some("blunder") => side.blunders += 1,
             Some("mistake") => side.mistakes += 1,
             Some(_) => side.inaccuracies += 1,
             None => {}
         }
-        entry["k"] = json!(k);
-        entry["color"] = json!(color.name());
-        placements.push(entry);
+        placements.push(placement);
     }
-    json!({
-        "placements": placements,
-        "summary": {"black": sides[0].json(), "white": sides[1].json()},
-        "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
-    })
+    Judgement {
+        placements,
+        summary,
+    }
 }
 
-/// A finished review as the page gets it: the rates (Black's chance a position), the engine's line a position
-/// (`pv`, its first move the better placement), and each placement's judgement (`placements`, `summary`:
-/// [`judge`]).
-pub fn finished(
-    playouts: u64,
-    line: &[(Color, Move)],
-    rates: &[Value],
-    pvs: Vec<Vec<Value>>,
-    judged: &[Option<Judged>],
-    seconds: Option<f64>,
-) -> Value {
-    let total = rates.len();
-    let numbers: Vec<Option<f64>> = rates.iter().map(Value::as_f64).collect();
-    let mut v = judge(line, &numbers, judged);
-    v["playouts"] = json!(playouts);
-    v["done"] = json!(total);
-    v["total"] = json!(total);
-    v["eta_s"] = json!(0);
-    v["rates"] = json!(rates);
-    v["pv"] = json!(pvs);
-    if let Some(s) = seconds {
-        v["seconds"] = json!(s);
+/// A review of a line, under way or finished: what the page shows (its JSON, [`Review::to_json`], made here
+/// only) and what a record keeps (its SGF properties, written and read here only).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Review {
+    /// Playouts (or the network's visits) a position.
+    pub playouts: u64,
+    /// The moves of the line reviewed: the review is shown, and saved, only with that line.
+    pub line: Vec<(Color, Move)>,
+    /// Positions reviewed so far, of one more than the moves.
+    pub done: usize,
+    /// Seconds left, while under way, once known.
+    pub eta_s: Option<f64>,
+    /// Black's winning chance a position, 0 to 1.
+    pub rates: Vec<Option<f64>>,
+    /// The engine's line from each position (finished reviews).
+    pub pv: Lines,
+    /// The judgement of the placement played from each position (finished reviews).
+    pub judged: Vec<Option<Judged>>,
+    /// The review's time, in seconds (a finished review of the page).
+    pub seconds: Option<f64>,
+    /// Read back from a record, not searched here.
+    pub loaded: bool,
+}
+
+impl Review {
+    /// A review of `line` just asked for: no position reviewed.
+    pub fn started(playouts: u64, line: Vec<(Color, Move)>) -> Review {
+        let positions = line.len() + 1;
+        Review {
+            playouts,
+            line,
+            done: 0,
+            eta_s: None,
+            rates: vec![None; positions],
+            pv: Vec::new(),
+            judged: Vec::new(),
+            seconds: None,
+            loaded: false,
+        }
     }
-    v
+
+    /// Positions to review: one more than the moves.
+    pub fn total(&self) -> usize {
+        self.line.len() + 1
+    }
+
+    /// Every position reviewed.
+    pub fn is_finished(&self) -> bool {
+        self.done == self.total()
+    }
+
+    /// The judgement of the line's placements.
+    pub fn judgement(&self) -> Judgement {
+        judgement(&self.line, &self.rates, &self.judged)
+    }
+
+    /// As the page gets it. Under way: `playouts`, `done`, `total`, `eta_s` and the `rates` so far. Finished: the
+    /// rates (Black's chance a position), the engine's line a position (`pv`, its first move the better
+    /// placement), each placement's judgement ([`judge`]: `placements`, `summary`, `thresholds`), with `seconds`
+    /// and `loaded` where they apply.
+    pub fn to_json(&self) -> Value {
+        let mut v = if self.is_finished() {
+            let mut v = self.judgement().to_json();
+            v["eta_s"] = json!(0);
+            v["pv"] = json!(self.pv);
+            if let Some(s) = self.seconds {
+                v["seconds"] = json!(s);
+            }
+            if self.loaded {
+                v["loaded"] = json!(true);
+            }
+            v
+        } else {
+            json!({"eta_s": self.eta_s})
+        };
+        v["playouts"] = json!(self.playouts);
+        v["done"] = json!(self.done);
+        v["total"] = json!(self.total());
+        v["rates"] = json!(self.rates);
+        v
+    }
+
+    /// The finished review of `line` from its steps (one a position, one more than the moves): a finished game's
+    /// last position, which has no search, gets the result as its rate.
+    pub fn assemble(
+        playouts: u64,
+        line: &[(Color, Move)],
+        mut steps: Vec<Step>,
+        result: Option<Outcome>,
+        seconds: Option<f64>,
+    ) -> Review {
+        if let (Some(last), Some(outcome)) = (steps.last_mut(), result)
+            && last.rate.is_none()
+        {
+            last.rate = Some(match outcome {
+                Outcome::Win(Color::Black) => 1.0,
+                Outcome::Win(Color::White) => 0.0,
+                Outcome::Draw => 0.5,
+            });
+        }
+        let rates = steps.iter().map(|s| s.rate).collect();
+        let judged = steps
+            .iter()
+            .take(line.len())
+            .map(|s| s.judged.clone())
+            .collect();
+        Review {
+            playouts,
+            line: line.to_vec(),
+            done: line.len() + 1,
+            eta_s: None,
+            rates,
+            pv: steps.into_iter().map(|s| s.pv).collect(),
+            judged,
+            seconds,
+            loaded: false,
+        }
+    }
+
+    /// The SGF properties of each position of a finished review: its rate, its best placement with the line, the
+    /// judgement of the placement played from it, and at the root the review's own property with its playouts.
+    pub fn sgf_properties(&self) -> Vec<String> {
+        let placements = self.judgement().placements;
+        (0..self.total())
+            .map(|k| {
+                let mut out = String::new();
+                if k == 0 {
+                    out.push_str(&format!("{REVIEW_PROPERTY}[{}]", self.playouts));
+                }
+                if let Some(rate) = self.rates.get(k).copied().flatten() {
+                    out.push_str(&format!("{RATE_PROPERTY}[{:.1}]", rate * 100.0));
+                }
+                if let Some(pv) = self.pv.get(k).filter(|pv| !pv.is_empty()) {
+                    let words: Vec<String> = pv
+                        .iter()
+                        .filter_map(|m| Some(format!("{} {}", m[0].as_str()?, m[1].as_str()?)))
+                        .collect();
+                    out.push_str(&format!("{BEST_PROPERTY}[{}]", words.join(" ")));
+                }
+                if let Some(p) = placements.iter().find(|p| p.k == k)
+                    && let Some(error) = p.error
+                {
+                    let proof = if p.proof { " proof" } else { "" };
+                    out.push_str(&format!(
+                        "{JUDGE_PROPERTY}[{:.1} {error:.1}{proof}]",
+                        p.loss
+                    ));
+                }
+                out
+            })
+            .collect()
+    }
+
+    /// The review of `line` that a record's properties hold (`props`: position, key, value; `playouts` its root's
+    /// review property), read back; `None` when the record holds no rate at all. The judgements' best rates (the
+    /// side to move's, which a record does not keep) are unused.
+    pub fn from_properties(
+        props: &[(usize, String, String)],
+        line: &[(Color, Move)],
+        playouts: u64,
+    ) -> Option<Review> {
+        let positions = line.len() + 1;
+        let mut rates = vec![None; positions];
+        let mut pvs = vec![Vec::new(); positions];
+        let mut judged: Vec<Option<Judged>> = vec![None; positions];
+        let mut any = false;
+        for (k, key, value) in props {
+            if *k >= positions {
+                continue;
+            }
+            if key == RATE_PROPERTY {
+                if let Ok(r) = value.trim().parse::<f64>()
+                    && (0.0..=100.0).contains(&r)
+                {
+                    rates[*k] = Some(r / 100.0);
+                    any = true;
+                }
+            } else if key == BEST_PROPERTY {
+                pvs[*k] = pv_of(&format!("VAR {value}"));
+            } else if key == JUDGE_PROPERTY {
+                let words: Vec<&str> = value.split_whitespace().collect();
+                if let [loss, error, rest @ ..] = words.as_slice()
+                    && let (Ok(loss), Ok(error)) = (loss.parse::<f64>(), error.parse::<f64>())
+                    && (0.0..=100.0).contains(&loss)
+                    && (0.0..=100.0).contains(&error)
+                {
+                    judged[*k] = Some(Judged {
+                        best_rate: 0.5,
+                        loss,
+                        error,
+                        proven: rest == ["proof"],
+                        best_proven: false,
+                        pv: Vec::new(),
+                    });
+                }
+            }
+        }
+        any.then(|| Review {
+            playouts,
+            line: line.to_vec(),
+            done: positions,
+            eta_s: None,
+            rates,
+            pv: pvs,
+            judged,
+            seconds: None,
+            loaded: true,
+        })
+    }
+
+    /// Rates and judgements the review holds: how much of a review a record kept.
+    pub fn held(&self) -> usize {
+        self.rates.iter().filter(|r| r.is_some()).count()
+            + self.judged.iter().filter(|j| j.is_some()).count()
+    }
 }
 
 /// What one position of a review gives: Black's winning chance there, the engine's line from it, and the
@@ -292,34 +584,6 @@ pub fn position_seed(seed: u64, k: usize) -> u64 {
     Rng::new(seed ^ (k as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)).next_u64()
 }
 
-/// The finished review of `line` from its steps (one a position, one more than the moves): a finished game's last
-/// position, which has no search, gets the result as its rate.
-pub fn assemble(
-    playouts: u64,
-    line: &[(Color, Move)],
-    mut steps: Vec<Step>,
-    result: Option<Outcome>,
-    seconds: Option<f64>,
-) -> Value {
-    if let (Some(last), Some(outcome)) = (steps.last_mut(), result)
-        && last.rate.is_none()
-    {
-        last.rate = Some(match outcome {
-            Outcome::Win(Color::Black) => 1.0,
-            Outcome::Win(Color::White) => 0.0,
-            Outcome::Draw => 0.5,
-        });
-    }
-    let rates: Vec<Value> = steps.iter().map(|s| json!(s.rate)).collect();
-    let judged: Vec<Option<Judged>> = steps
-        .iter()
-        .take(line.len())
-        .map(|s| s.judged.clone())
-        .collect();
-    let pvs = steps.into_iter().map(|s| s.pv).collect();
-    finished(playouts, line, &rates, pvs, &judged, seconds)
-}
-
 /// Reviews position `k` of `game`'s line on `engine`, as `oust gui` asks its engine: the game as it stood before
 /// placement `k` is set up, the engine reseeded with `seed`, and the placement judged (`oust-judge`); the last
 /// position, with no placement, gets `oust-heatmap`'s rate and `oust-pv`'s line, or the result where the game is
@@ -359,33 +623,6 @@ pub fn review_position(engine: &mut Engine, game: &Game, k: usize, seed: u64) ->
     }
 }
 
-/// One side's counts.
-#[derive(Default)]
-struct Side {
-    inaccuracies: u32,
-    mistakes: u32,
-    blunders: u32,
-    judged: u32,
-    total: f64,
-}
-
-impl Side {
-    fn json(&self) -> Value {
-        let average = if self.judged == 0 {
-            0.0
-        } else {
-            (self.total / f64::from(self.judged) * 10.0).round() / 10.0
-        };
-        json!({
-            "inaccuracies": self.inaccuracies,
-            "mistakes": self.mistakes,
-            "blunders": self.blunders,
-            "judged": self.judged,
-            "average_loss": average,
-        })
-    }
-}
-
 /// The principal variation of `oust-pv`'s answer (`VAR b C2 w D4 ...`) as `[colour, vertex]` pairs.
 pub fn pv_of(text: &str) -> Vec<Value> {
     let Some(line) = text.lines().find_map(|l| l.trim().strip_prefix("VAR")) else {
@@ -399,82 +636,8 @@ pub fn pv_of(text: &str) -> Vec<Value> {
         .collect()
 }
 
-/// The SGF properties of position `k` of a finished review (`review` as the page gets it): its rate, and its best
-/// placement with the line.
-pub fn sgf_properties(review: &Value, k: usize) -> String {
-    let mut out = String::new();
-    if let Some(rate) = review["rates"][k].as_f64() {
-        out.push_str(&format!("{RATE_PROPERTY}[{:.1}]", rate * 100.0));
-    }
-    if let Some(pv) = review["pv"][k].as_array().filter(|pv| !pv.is_empty()) {
-        let words: Vec<String> = pv
-            .iter()
-            .filter_map(|m| Some(format!("{} {}", m[0].as_str()?, m[1].as_str()?)))
-            .collect();
-        out.push_str(&format!("{BEST_PROPERTY}[{}]", words.join(" ")));
-    }
-    if let Some(p) = review["placements"]
-        .as_array()
-        .and_then(|ps| ps.iter().find(|p| p["k"].as_u64() == Some(k as u64)))
-        && let (Some(loss), Some(error)) = (p["loss"].as_f64(), p["error"].as_f64())
-    {
-        let proof = if p["proof"] == json!(true) {
-            " proof"
-        } else {
-            ""
-        };
-        out.push_str(&format!("{JUDGE_PROPERTY}[{loss:.1} {error:.1}{proof}]"));
-    }
-    out
-}
-
 /// The engine's line from each position, as `[colour, vertex]` pairs.
 pub type Lines = Vec<Vec<Value>>;
-
-/// A review read back from a record: each position's rate, line and the judgement of the placement played from it.
-pub type Held = (Vec<Option<f64>>, Lines, Vec<Option<Judged>>);
-
-/// The rates, lines and judgements of a review read back from a record's properties (`props`: position, key,
-/// value), for `positions` positions; `None` when the record holds no rate at all.
-pub fn from_properties(props: &[(usize, String, String)], positions: usize) -> Option<Held> {
-    let mut rates = vec![None; positions];
-    let mut pvs = vec![Vec::new(); positions];
-    let mut judged: Vec<Option<Judged>> = vec![None; positions];
-    let mut any = false;
-    for (k, key, value) in props {
-        if *k >= positions {
-            continue;
-        }
-        if key == RATE_PROPERTY {
-            if let Ok(r) = value.trim().parse::<f64>()
-                && (0.0..=100.0).contains(&r)
-            {
-                rates[*k] = Some(r / 100.0);
-                any = true;
-            }
-        } else if key == BEST_PROPERTY {
-            pvs[*k] = pv_of(&format!("VAR {value}"));
-        } else if key == JUDGE_PROPERTY {
-            let words: Vec<&str> = value.split_whitespace().collect();
-            if let [loss, error, rest @ ..] = words.as_slice()
-                && let (Ok(loss), Ok(error)) = (loss.parse::<f64>(), error.parse::<f64>())
-                && (0.0..=100.0).contains(&loss)
-                && (0.0..=100.0).contains(&error)
-            {
-                judged[*k] = Some(Judged {
-                    best_rate: 0.5,
-                    loss,
-                    error,
-                    proven: rest == ["proof"],
-                    best_proven: false,
-                    pv: Vec::new(),
-                });
-            }
-        }
-    }
-    // The rate is Black's; a judgement's best rate the side to move's, which a record does not keep: unused.
-    any.then_some((rates, pvs, judged))
-}
 
 #[cfg(test)]
 mod tests {
@@ -604,17 +767,21 @@ mod tests {
         ];
         // The rates alone would call the first placement a blunder (Black 80 -> 40): the search ranked it first.
         let rates = [0.8, 0.4, 0.4, 0.4, 0.4, 0.4].map(Some);
-        let j = judge(
-            &line,
-            &rates,
-            &[
+        let review = Review {
+            judged: vec![
                 judged(0.0, 0.0, false),
                 judged(14.1, 1.0, false),
                 judged(11.0, 1.0, false),
                 judged(100.0, 0.0, true),
                 judged(4.0, 3.0, false),
             ],
-        );
+            ..Review::assemble(800, &line, vec![Step::default(); 6], None, None)
+        };
+        let review = Review {
+            rates: rates.to_vec(),
+            ..review
+        };
+        let j = judge(&line, &review.rates, &review.judged);
         let ps = j["placements"].as_array().unwrap();
         assert_eq!(
             ps[0],
@@ -633,16 +800,18 @@ mod tests {
             json!({"inaccuracies": 1, "mistakes": 0, "blunders": 0, "judged": 3, "average_loss": 5.0})
         );
         // The judgement goes into the record and back.
-        let review = json!({"rates": [0.8, 0.4], "pv": [[], []], "placements": ps});
-        assert_eq!(sgf_properties(&review, 1), "SBKV[40.0]OUSTJUDGE[14.1 1.0]");
-        assert_eq!(sgf_properties(&review, 3), "OUSTJUDGE[100.0 0.0 proof]");
+        let props = review.sgf_properties();
+        assert_eq!(props[1], "SBKV[40.0]OUSTJUDGE[14.1 1.0]");
+        assert_eq!(props[3], "SBKV[40.0]OUSTJUDGE[100.0 0.0 proof]");
         let props = vec![
             (1, "OUSTJUDGE".to_string(), "14.1 1.0".to_string()),
             (3, "OUSTJUDGE".to_string(), "100.0 0.0 proof".to_string()),
             (2, "OUSTJUDGE".to_string(), "lots".to_string()),
             (0, "SBKV".to_string(), "80".to_string()),
         ];
-        let (_, _, back) = from_properties(&props, 5).unwrap();
+        let back = Review::from_properties(&props, &line[..4], 800)
+            .unwrap()
+            .judged;
         assert_eq!(back[1], judged(14.1, 1.0, false));
         assert_eq!(back[3], judged(100.0, 0.0, true));
         assert_eq!(back[2], None);
@@ -670,13 +839,20 @@ mod tests {
 
     #[test]
     fn a_review_goes_into_sgf_properties_and_back() {
-        let review = json!({
-            "rates": [0.5, 0.625, null],
-            "pv": [[["b", "C3"], ["w", "D4"]], [], []],
-        });
-        assert_eq!(sgf_properties(&review, 0), "SBKV[50.0]OUSTBEST[b C3 w D4]");
-        assert_eq!(sgf_properties(&review, 1), "SBKV[62.5]");
-        assert_eq!(sgf_properties(&review, 2), "");
+        let line = [(Color::Black, place(0)), (Color::White, place(1))];
+        let review = Review {
+            rates: vec![Some(0.5), Some(0.625), None],
+            pv: vec![vec![json!(["b", "C3"]), json!(["w", "D4"])], vec![], vec![]],
+            ..Review::assemble(2000, &line, vec![Step::default(); 3], None, None)
+        };
+        assert_eq!(
+            review.sgf_properties(),
+            [
+                "OUSTREVIEW[2000]SBKV[50.0]OUSTBEST[b C3 w D4]",
+                "SBKV[62.5]",
+                ""
+            ]
+        );
         let props = vec![
             (0, "SBKV".to_string(), "50.0".to_string()),
             (0, "OUSTBEST".to_string(), "b C3 w D4".to_string()),
@@ -684,10 +860,20 @@ mod tests {
             (1, "SBKV".to_string(), "250".to_string()),
             (7, "SBKV".to_string(), "10".to_string()),
         ];
-        let (rates, pvs, _) = from_properties(&props, 3).unwrap();
-        assert_eq!(rates, [Some(0.5), Some(0.625), None]);
-        assert_eq!(pvs[0], [json!(["b", "C3"]), json!(["w", "D4"])]);
-        assert!(from_properties(&[], 3).is_none());
+        let back = Review::from_properties(&props, &line, 2000).unwrap();
+        assert_eq!(back.rates, [Some(0.5), Some(0.625), None]);
+        assert_eq!(back.pv[0], [json!(["b", "C3"]), json!(["w", "D4"])]);
+        assert!(back.loaded && back.is_finished());
+        assert_eq!(back.to_json()["loaded"], json!(true));
+        assert!(Review::from_properties(&[], &line, 2000).is_none());
+        // Under way: the progress and the rates so far, nothing judged.
+        let mut under_way = Review::started(2000, line.to_vec());
+        under_way.done = 1;
+        under_way.rates[0] = Some(0.5);
+        assert_eq!(
+            under_way.to_json(),
+            json!({"playouts": 2000, "done": 1, "total": 3, "eta_s": null, "rates": [0.5, null, null]})
+        );
         assert_eq!(
             pv_of("VAR b C2 w D3 b\n"),
             [json!(["b", "C2"]), json!(["w", "D3"])]

@@ -12,7 +12,7 @@ use clap::Args;
 use oust::analysis::pool::Pool;
 use oust::gtp::{self, Engine, Options, Reports};
 use oust::gui::session::{NewGame, Session};
-use oust::review::{self, Step};
+use oust::review::{self, Review, Step};
 use oust::rules::{Color, Game, Move, Shape, Status};
 
 use super::{Outcome, UsageError, parse_size, print_out};
@@ -208,7 +208,7 @@ fn read(path: &Path, args: &ReviewArgs) -> Result<Record, String> {
 }
 
 /// The review of a record, whole.
-fn assembled(record: &Record) -> serde_json::Value {
+fn assembled(record: &Record) -> Review {
     let steps: Vec<Step> = record
         .steps
         .iter()
@@ -225,7 +225,7 @@ fn assembled(record: &Record) -> serde_json::Value {
         }
         _ => None,
     };
-    review::assemble(record.visits, &record.line, steps, result, None)
+    Review::assemble(record.visits, &record.line, steps, result, None)
 }
 
 /// Where a record's review goes.
@@ -249,7 +249,7 @@ fn write(record: &Record, args: &ReviewArgs) -> bool {
     let review = assembled(record);
     let text = record.session.sgf(
         &format!("oust {}", env!("CARGO_PKG_VERSION")),
-        Some((&review, &record.line)),
+        Some(&review),
     );
     let path = out_path(record, args);
     match std::fs::write(&path, text) {
@@ -284,17 +284,16 @@ fn table(records: &[Record]) -> String {
         "average loss".into(),
     ]];
     for record in records {
-        let review = assembled(record);
-        for side in ["black", "white"] {
-            let s = &review["summary"][side];
+        let summary = assembled(record).judgement().summary;
+        for (side, s) in ["Black", "White"].into_iter().zip(summary) {
             rows.push([
                 record.path.display().to_string(),
-                format!("{}{}", side[..1].to_ascii_uppercase(), &side[1..]),
-                s["judged"].to_string(),
-                s["inaccuracies"].to_string(),
-                s["mistakes"].to_string(),
-                s["blunders"].to_string(),
-                format!("{:.1}", s["average_loss"].as_f64().unwrap_or(0.0)),
+                side.to_string(),
+                s.judged.to_string(),
+                s.inaccuracies.to_string(),
+                s.mistakes.to_string(),
+                s.blunders.to_string(),
+                format!("{:.1}", s.average_loss()),
             ]);
         }
     }

@@ -17,7 +17,7 @@ use super::board;
 use super::session::{NewGame, Player, Session, Strength};
 use super::{Hub, Request, Shared};
 use crate::gtp::levels::{FULL_STRENGTH, LEVEL_ELO, Level, MAX_LEVEL};
-use crate::review;
+use crate::review::{self, Review};
 
 /// Largest request body read, in bytes: records are small. The page reads it from the state (`max_request_bytes`)
 /// and refuses a larger record before sending it.
@@ -221,7 +221,7 @@ fn get(hub: &Hub, path: &str) -> Response<std::io::Cursor<Vec<u8>>> {
         "/api/layout" => json_response(200, &board::layout(s.session.geometry())),
         "/api/console" => json_response(200, &json!({"lines": s.console})),
         "/api/sgf" => {
-            Response::from_string(s.session.sgf(&s.engine.name, s.analysis.shown_review()))
+            Response::from_string(s.session.sgf(&s.engine.name, s.analysis.review.as_ref()))
                 .with_header(header("Content-Type", "application/x-go-sgf"))
                 .with_header(header(
                     "Content-Disposition",
@@ -438,9 +438,7 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
             text(args, "text").and_then(|t| {
                 s.session.load(t, &name)?;
                 s.clear_views();
-                let (review, line) = s.session.loaded_review.take().unzip();
-                s.analysis.review = review;
-                s.analysis.review_line = Some(line.unwrap_or_else(|| s.session.line_moves()));
+                s.analysis.review = s.session.loaded_review.take();
                 Ok(())
             })
         }
@@ -551,13 +549,7 @@ fn post(hub: &Hub, path: &str, args: &Value) -> Response<std::io::Cursor<Vec<u8>
 /// the page at once.
 fn start_review(s: &mut Shared, playouts: u64) -> Result<(), String> {
     s.analysis.review_request = Some(playouts);
-    let line = s.session.line_moves();
-    let total = line.len() + 1;
-    s.analysis.review_line = Some(line);
-    s.analysis.review = Some(json!({
-        "playouts": playouts, "done": 0, "total": total, "eta_s": null,
-        "rates": vec![Value::Null; total],
-    }));
+    s.analysis.review = Some(Review::started(playouts, s.session.line_moves()));
     Ok(())
 }
 

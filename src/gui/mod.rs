@@ -23,6 +23,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::gtp::levels::MAX_LEVEL;
+use crate::review::Review;
 use crate::rules::{Color, Move};
 
 pub use session::{NewGame, Player, Session, Strength};
@@ -91,19 +92,10 @@ pub(crate) struct Analysis {
     pub updates: u64,
     /// The last hint.
     pub hint: Option<Value>,
-    /// A game review: the win rates (Black's) by position, progress, and the playouts.
-    pub review: Option<Value>,
+    /// A game review, under way or finished, with the line it is of: it is shown, and saved, only with that line.
+    pub review: Option<Review>,
     /// A review has been asked for, with the playouts per position.
     pub review_request: Option<u64>,
-    /// The moves of the line the review is of: it is shown, and saved, only with that line.
-    pub review_line: Option<Vec<(Color, Move)>>,
-}
-
-impl Analysis {
-    /// The review and its line, if there is one (finished or not).
-    pub fn shown_review(&self) -> Option<(&Value, &[(Color, Move)])> {
-        self.review.as_ref().zip(self.review_line.as_deref())
-    }
 }
 
 /// Everything the server's threads share, behind one lock.
@@ -230,7 +222,6 @@ impl Shared {
         self.analysis.hint = None;
         self.analysis.review = None;
         self.analysis.review_request = None;
-        self.analysis.review_line = None;
     }
 
     /// Adds a console line: `dir` is `>` for a command, `=`/`?` for a response, `!` for the server's own notes.
@@ -266,9 +257,9 @@ impl Shared {
             "updates": self.analysis.updates,
             "hint": self.analysis.hint,
             // A review is of one line: it shows while that line does.
-            "review": self.analysis.shown_review()
-                .filter(|(_, line)| *line == self.session.line_moves().as_slice())
-                .map(|(r, _)| r),
+            "review": self.analysis.review.as_ref()
+                .filter(|r| r.line == self.session.line_moves())
+                .map(Review::to_json),
         });
         v["level_result"] = self.level_report();
         v["console_last"] = json!(self.console_count);

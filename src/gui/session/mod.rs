@@ -14,7 +14,7 @@ use crate::rules::{Color, Game, Geometry, Move, Outcome, Position, Shape, Status
 use crate::sgf;
 
 use super::tree::{NodeId, ROOT, Tree};
-use crate::review;
+use crate::review::{self, Review};
 
 mod page;
 mod records;
@@ -119,7 +119,7 @@ pub struct Session {
     /// True once this game's result against a level has been counted ([`Session::level_result`]).
     pub level_counted: bool,
     /// The review a loaded record held (its win rates and lines), for the page to show without analysing again.
-    pub loaded_review: Option<(Value, Line)>,
+    pub loaded_review: Option<Review>,
     /// The game's date (SGF `DT`, `YYYY-MM-DD`): the day a new game started, or a loaded record's own.
     pub date: Option<String>,
     /// A loaded record's root comment (`C`, none for a record without one), its placements and its lines of

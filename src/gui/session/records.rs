@@ -86,7 +86,7 @@ impl Session {
             // The review is of the line whose nodes hold it: the main line, or a branch that was the main line
             // when the review was made (the lines share the review's first positions; the one that holds the most
             // of it is the one reviewed, the earliest in the file among equals).
-            let mut best: Option<(usize, Value, Line)> = None;
+            let mut best: Option<Review> = None;
             for (r, line) in &reviewed {
                 let props: Vec<(usize, String, String)> = r
                     .info
@@ -94,25 +94,19 @@ impl Session {
                     .map(|(k, v)| (0, k.clone(), v.clone()))
                     .chain(r.node_info.iter().cloned())
                     .collect();
-                let Some((rates, pvs, judged)) = review::from_properties(&props, line.len() + 1)
-                else {
-                    continue;
-                };
-                let held = rates.iter().filter(|r| r.is_some()).count()
-                    + judged.iter().filter(|j| j.is_some()).count();
-                if best.as_ref().is_some_and(|(h, ..)| *h >= held) {
-                    continue;
-                }
                 let playouts = r
                     .get(review::REVIEW_PROPERTY)
                     .and_then(|p| p.trim().parse().ok())
                     .unwrap_or(0);
-                let rates: Vec<Value> = rates.into_iter().map(|r| json!(r)).collect();
-                let mut v = review::finished(playouts, line, &rates, pvs, &judged, None);
-                v["loaded"] = json!(true);
-                best = Some((held, v, line.clone()));
+                let Some(held) = Review::from_properties(&props, line, playouts) else {
+                    continue;
+                };
+                if best.as_ref().is_some_and(|b| b.held() >= held.held()) {
+                    continue;
+                }
+                best = Some(held);
             }
-            review_held = best.map(|(_, v, line)| (v, line));
+            review_held = best;
             self.date = name_of("DT");
             comment = name_of("C");
             (game, [name_of("PB"), name_of("PW")])
@@ -171,10 +165,9 @@ impl Session {
             notice.push_str("; ");
             notice.push_str(&l);
         }
-        if let Some((r, line)) = &review_held {
-            let rated = r["rates"]
-                .as_array()
-                .map_or(0, |a| a.iter().filter(|x| !x.is_null()).count());
+        if let Some(r) = &review_held {
+            let line = &r.line;
+            let rated = r.rates.iter().filter(|x| x.is_some()).count();
             let main = self.line_moves();
             let shared = main.iter().zip(line).take_while(|(a, b)| a == b).count();
             let on = if *line == main {
@@ -209,10 +202,9 @@ impl Session {
 
     /// The record as SGF, every variation in SGF's own tree (the main line first), `engine` being the engine's
     /// name and version: the players (`PB`, `PW`: the record's names, else `Human` or the engine's name), the date
-    /// (`DT`) and, in the root comment, the engine's settings; with `review` (a finished review, as the page gets
-    /// it, and the moves of the line it reviewed) in the nodes of that line: each position's win rate and the
-    /// engine's line ([`review::sgf_properties`]).
-    pub fn sgf(&self, engine: &str, review: Option<(&Value, &[(Color, Move)])>) -> String {
+    /// (`DT`) and, in the root comment, the engine's settings; with `review` (a finished review) in the nodes of the
+    /// line it reviewed: each position's win rate, the engine's line and the judgement ([`Review::sgf_properties`]).
+    pub fn sgf(&self, engine: &str, review: Option<&Review>) -> String {
         let main = self.tree.main_line();
         let game = self.game_of(main.iter().filter_map(|&n| self.tree.mv(n)));
         // A resignation ends the line shown: the record's result when that is its main line.
@@ -235,19 +227,10 @@ impl Session {
         };
         // The review's properties by node: the root's first, then those of its line's nodes.
         let mut properties: HashMap<NodeId, String> = HashMap::new();
-        if let Some((r, moves)) = review
-            && r["rates"].as_array().map(Vec::len) == Some(moves.len() + 1)
-            && r["done"] == r["total"]
-            && let Some(nodes) = self.tree.find_line(moves)
+        if let Some(r) = review.filter(|r| r.is_finished())
+            && let Some(nodes) = self.tree.find_line(&r.line)
         {
-            for (k, n) in std::iter::once(ROOT).chain(nodes).enumerate() {
-                let mut p = review::sgf_properties(r, k);
-                if k == 0 {
-                    p.insert_str(
-                        0,
-                        &format!("{}[{}]", review::REVIEW_PROPERTY, r["playouts"]),
-                    );
-                }
+            for (n, p) in std::iter::once(ROOT).chain(nodes).zip(r.sgf_properties()) {
                 properties.insert(n, p);
             }
         }

@@ -412,12 +412,11 @@ impl Worker {
                     return Ok(());
                 }
                 let per = started.elapsed().as_secs_f64() / k.max(1) as f64;
-                let rates: Vec<Value> = steps.iter().map(|s| json!(s.rate)).collect();
-                s.analysis.review = Some(json!({
-                    "playouts": playouts, "done": k, "total": total,
-                    "eta_s": if k == 0 { Value::Null } else { json!((per * (total - k) as f64).round()) },
-                    "rates": rates,
-                }));
+                let mut under_way = Review::started(playouts, target.moves.clone());
+                under_way.done = k;
+                under_way.eta_s = (k > 0).then(|| (per * (total - k) as f64).round());
+                under_way.rates = steps.iter().map(|s| s.rate).collect();
+                s.analysis.review = Some(under_way);
                 s.changed();
             }
             self.hub.notify();
@@ -459,8 +458,7 @@ impl Worker {
             _ => None,
         };
         let mut s = self.hub.lock();
-        s.analysis.review_line = Some(target.moves.clone());
-        s.analysis.review = Some(review::assemble(
+        s.analysis.review = Some(Review::assemble(
             playouts,
             &target.moves,
             steps,

@@ -17,7 +17,7 @@ use crate::rules::{Color, Geometry, Move, Shape, Status};
 
 use super::session::{Player, Strength};
 use super::{Hub, Request, Shared};
-use crate::review;
+use crate::review::{self, Review};
 
 mod answers;
 mod game;
@@ -359,10 +359,7 @@ impl Worker {
                     && session.engine_may_move()
                     && session.game.position().status() == Status::Ongoing
                     && !s.stopped
-                    && s.analysis
-                        .review
-                        .as_ref()
-                        .is_none_or(|r| r["done"] == r["total"]);
+                    && s.analysis.review.as_ref().is_none_or(Review::is_finished);
                 if let Some(playouts) = s.analysis.review_request.take() {
                     return Some(Job::Review(playouts));
                 }
