@@ -19,6 +19,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::gtp::{MAX_LINE, RawLine, read_raw_line};
+use crate::rules::Shape;
 
 /// Lines read ahead from an engine before its writes block.
 pub const QUEUED_LINES: usize = 256;
@@ -480,6 +481,21 @@ impl EngineProcess {
 impl Drop for EngineProcess {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// The commands that set up `shape` on a GTP engine, as the referee and `oust gui` send them: `boardsize N` on a
+/// square, `rectangular_boardsize W H` on a rectangle, `oust-board hexS` on a hexhex board, with, for an engine
+/// that refuses that one, what GoGui sends its player for a hexagonal board: `boardsize 2S-1` (an engine started
+/// on the hexhex board keeps it).
+pub fn board_commands(shape: Shape) -> (String, Option<String>) {
+    match shape {
+        Shape::Rect { width, height } if width == height => (format!("boardsize {width}"), None),
+        Shape::Rect { width, height } => (format!("rectangular_boardsize {width} {height}"), None),
+        Shape::Hex { .. } => (
+            format!("oust-board {shape}"),
+            Some(format!("boardsize {}", shape.extent().0)),
+        ),
     }
 }
 

@@ -23,8 +23,8 @@ pub mod tournament;
 
 pub use clock::{Clock, ClockSettings, TimeControl};
 pub use engine::{
-    EngineProcess, Failure, MAX_RESPONSE_LINES, Reply, describe_status, read_response,
-    responses_in, shorten,
+    EngineProcess, Failure, MAX_RESPONSE_LINES, Reply, board_commands, describe_status,
+    read_response, responses_in, shorten,
 };
 pub use openings::{complete as complete_opening, parse_openings, random_opening};
 pub use results::{

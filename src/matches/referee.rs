@@ -9,10 +9,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::notation::{self, MoveTextError};
-use crate::rules::{Color, Game, Geometry, Move, Outcome, Shape, Status};
+use crate::rules::{Color, Game, Geometry, Move, Outcome, Status};
 
 use super::clock::{Clock, TimeControl, seconds};
-use super::engine::{EngineProcess, Failure, Reply, shorten};
+use super::engine::{EngineProcess, Failure, Reply, board_commands, shorten};
 use super::results::{GameResult, Reason, Side};
 
 /// How long a finishing engine may take to quit before it is killed.
@@ -331,14 +331,16 @@ impl Referee<'_, '_> {
                 Err(e) => log::warn!("cannot write {}: {e}", path.display()),
             }
         }
-        match self.spec.geometry.shape() {
-            Shape::Rect { width, height } if width == height => {
-                self.must_accept(color, &format!("boardsize {width}"))?;
+        match board_commands(self.spec.geometry.shape()) {
+            (line, None) => self.must_accept(color, &line)?,
+            // An engine that refuses `oust-board hexS` gets GoGui's `boardsize 2S-1`.
+            (line, Some(fallback)) => {
+                let limit = self.spec.time.command_limit();
+                if !self.send(color, &line, limit)?.ok {
+                    log::info!("{color} refused '{line}': sending '{fallback}' instead");
+                    self.must_accept(color, &fallback)?;
+                }
             }
-            Shape::Rect { width, height } => {
-                self.must_accept(color, &format!("rectangular_boardsize {width} {height}"))?;
-            }
-            board @ Shape::Hex { .. } => self.hex_board(color, board)?,
         }
         if self.spec.pie {
             self.must_accept(color, "oust-set-param pie on")?;
@@ -348,19 +350,6 @@ impl Referee<'_, '_> {
             self.clock_command(color, &clock.command())?;
         }
         Ok(())
-    }
-
-    /// Sets up a hexhex board: `oust-board hexS`, or, for an engine that refuses it, `boardsize 2S-1` (what GoGui
-    /// sends its player for a hexagonal board: an engine started on the hexhex board keeps it).
-    fn hex_board(&mut self, color: Color, board: Shape) -> Result<(), Stop> {
-        let limit = self.spec.time.command_limit();
-        let line = format!("oust-board {board}");
-        if self.send(color, &line, limit)?.ok {
-            return Ok(());
-        }
-        let fallback = format!("boardsize {}", board.extent().0);
-        log::info!("{color} refused '{line}': sending '{fallback}' instead");
-        self.must_accept(color, &fallback)
     }
 
     /// Sends a command to the engine of `color` with the ordinary wait, turning failures into its loss.

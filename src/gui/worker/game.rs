@@ -2,22 +2,19 @@
 //! again as the match referee sets it up), and its strength.
 
 use super::*;
+use crate::matches::board_commands;
 
 impl Worker {
-    /// Sets up the board as the referee does: `boardsize`, `rectangular_boardsize`, or `oust-board hexS` with
-    /// GoGui's `boardsize 2S-1` for an engine that refuses it.
+    /// Sets up the board as the referee does ([`board_commands`]): `boardsize`, `rectangular_boardsize`, or
+    /// `oust-board hexS` with GoGui's `boardsize 2S-1` for an engine that refuses it.
     pub(super) fn board(&mut self, shape: Shape) -> Result<(), String> {
-        match shape {
-            Shape::Rect { width, height } if width == height => {
-                self.ask(&format!("boardsize {width}"))?;
+        match board_commands(shape) {
+            (line, None) => {
+                self.ask(&line)?;
             }
-            Shape::Rect { width, height } => {
-                self.ask(&format!("rectangular_boardsize {width} {height}"))?;
-            }
-            Shape::Hex { .. } => {
-                let line = format!("oust-board {shape}");
+            (line, Some(fallback)) => {
                 if !self.send(&line, COMMAND_LIMIT)?.ok {
-                    self.ask(&format!("boardsize {}", shape.extent().0))?;
+                    self.ask(&fallback)?;
                 }
             }
         }
