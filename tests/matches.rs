@@ -1446,19 +1446,8 @@ fn a_match_killed_three_times_and_resumed_plays_exactly_the_games_of_an_uninterr
             let at = args.iter().position(|a| a == "--seed").unwrap();
             args.drain(at..at + 2);
         }
-        let mut child = Command::new(OUST)
-            .args(&args)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
         // The results file is written once both engines answered: from then on it can be resumed.
-        while !cut.exists() {
-            thread::sleep(Duration::from_millis(10));
-        }
-        thread::sleep(Duration::from_millis(wait_ms));
-        child.kill().unwrap();
-        child.wait().unwrap();
+        common::kill_once_written(OUST, &args, &cut, wait_ms);
     }
     // A last line cut short by the kill is read up to its last whole game.
     let mut text = fs::read_to_string(&cut).unwrap();

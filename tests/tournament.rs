@@ -114,18 +114,7 @@ fn a_round_robin_killed_three_times_and_resumed_plays_exactly_the_games_of_an_un
         if round > 0 {
             args.push("--resume".into());
         }
-        let mut child = Command::new(OUST)
-            .args(&args)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        while !cut.exists() {
-            thread::sleep(Duration::from_millis(5));
-        }
-        thread::sleep(Duration::from_millis(wait_ms));
-        child.kill().unwrap();
-        child.wait().unwrap();
+        common::kill_once_written(OUST, &args, &cut, wait_ms);
     }
     let before = game_keys(&cut).len();
     assert!(

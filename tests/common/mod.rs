@@ -124,6 +124,23 @@ pub fn run_with_input(cmd: &mut Command, input: &[u8]) -> Output {
     out
 }
 
+/// Starts `program` with `args` (output discarded), waits until `file` exists and `wait_ms` more, and kills it
+/// (SIGKILL): a referee killed at a random moment of its run.
+pub fn kill_once_written(program: &str, args: &[String], file: &Path, wait_ms: u64) {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    while !file.exists() {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(wait_ms));
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
 /// Runs the engine binary with `args` and `input`, without the caller's `RUST_LOG`.
 pub fn run_binary(args: &[&str], input: &[u8]) -> Output {
     run_with_input(
