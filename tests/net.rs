@@ -843,3 +843,36 @@ fn the_integer_network_plays_the_same_moves_on_both_kernels_and_with_its_cache()
         );
     }
 }
+
+/// `oust-list-params` says what `evaluator auto` means on the board, and why where it is not the network;
+/// `oust-get-param` still reads `auto`.
+#[test]
+fn the_parameter_list_says_what_auto_evaluates_with_here() {
+    for (size, here) in [
+        ("9", "network"),
+        ("hex13", "network"),
+        (
+            "5",
+            "playouts, as the solver decides most games on boards under 7 on a side",
+        ),
+        (
+            "hex4",
+            "playouts, as the solver decides most games on boards under hex-5",
+        ),
+        (
+            "21",
+            "playouts, as no network was measured on boards beyond 19 on a side",
+        ),
+    ] {
+        let out = run_binary(
+            &["--size", size],
+            b"oust-list-params\noust-get-param evaluator\n",
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains(&format!("\nevaluator auto (here: {here})\n")),
+            "{size}: {stdout}"
+        );
+        assert!(stdout.ends_with("\n\n= auto\n\n"), "{size}: {stdout}");
+    }
+}

@@ -279,6 +279,23 @@ pub fn network_is_default(shape: Shape) -> bool {
     }
 }
 
+/// What `evaluator auto` means on a board of `shape`, and why where it is not the network: `network`, or
+/// `playouts, as ...` with the reason (`oust-list-params` shows it).
+pub fn auto_evaluator(shape: Shape) -> String {
+    if network_is_default(shape) {
+        return "network".to_string();
+    }
+    let (small, name) = match shape {
+        Shape::Rect { width, height } => (width.min(height) < 7, "under 7 on a side"),
+        Shape::Hex { side } => (side < 5, "under hex-5"),
+    };
+    if small {
+        format!("playouts, as the solver decides most games on boards {name}")
+    } else {
+        "playouts, as no network was measured on boards beyond 19 on a side".to_string()
+    }
+}
+
 /// The `priors` parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PriorChoice {

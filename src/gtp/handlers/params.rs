@@ -4,13 +4,22 @@
 use crate::gtp::error::{GtpError, syntax};
 use crate::gtp::params::{PARAMS, SetError, find_param, try_set_param};
 use crate::gtp::reply::Reply;
-use crate::gtp::state::Engine;
+use crate::gtp::state::{Engine, auto_evaluator};
 
 /// `oust-list-params`: every parameter and its value.
 pub fn list(e: &mut Engine, _: &[&str]) -> Result<Reply, GtpError> {
     Ok(PARAMS
         .iter()
-        .map(|p| format!("{} {}", p.name, (p.get)(e)))
+        .map(|p| {
+            let value = (p.get)(e);
+            // What `auto` chooses on this board, and why when it is not the network.
+            if p.name == "evaluator" && value == "auto" {
+                let shape = e.game().position().geometry().shape();
+                format!("{} {value} (here: {})", p.name, auto_evaluator(shape))
+            } else {
+                format!("{} {value}", p.name)
+            }
+        })
         .collect::<Vec<_>>()
         .join("\n")
         .into())
