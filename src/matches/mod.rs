@@ -9,10 +9,13 @@
 //! into one summary.
 
 mod clock;
+mod config;
 mod engine;
 pub mod ladder;
 mod openings;
+mod outputs;
 pub mod penta;
+mod progress;
 pub mod rating;
 mod referee;
 mod results;
@@ -22,14 +25,16 @@ pub mod stats;
 pub mod tournament;
 
 pub use clock::{Clock, ClockSettings, TimeControl};
+pub use config::{MatchConfig, OpeningSource};
 pub use engine::{
     EngineProcess, Failure, MAX_RESPONSE_LINES, Reply, board_commands, describe_status,
     read_response, responses_in, shorten,
 };
 pub use openings::{complete as complete_opening, parse_openings, random_opening};
+pub use progress::Progress;
 pub use results::{
     GameResult, RESULTS_COLUMNS, RESULTS_MAGIC, Reason, ResultsFile, Side, Tally, format_summary,
     format_table, merge_results, results_header, same_engines, without_seed,
 };
-pub use runner::{MatchConfig, MatchReport, OpeningSource, Progress, run, run_until};
+pub use runner::{MatchReport, run, run_until};
 pub use stats::{Sprt, SprtDecision, SprtStop, Wdl};

@@ -8,6 +8,8 @@ use crate::rng::Rng;
 use crate::rules::{Game, Geometry, Move, Position, Status};
 use crate::solve::{self, Limits, Report, Solution, Solver, Verdict};
 
+use super::config::{MatchConfig, OpeningSource};
+
 /// Plays `moves` from the empty board and returns them with the forced passes the rules require added where they
 /// fall (the referee plays those passes itself in a game, too).
 ///
@@ -221,6 +223,62 @@ pub fn undecided_opening(
             decided: true,
         })
         .ok_or_else(|| no_opening(geo, placements, "going"))
+}
+
+/// The number of the first opening a run uses: `--opening-offset`, plus the openings of the games before a shard's
+/// first.
+fn first_opening(config: &MatchConfig) -> usize {
+    config.opening_offset + (config.first_game / 2) as usize
+}
+
+/// A match's openings, each with its number.
+pub(super) type Openings = Vec<(usize, Vec<Move>)>;
+
+/// What drawing a match's random openings rejected.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct OpeningDraws {
+    /// Openings drawn and drawn again because the solver proved their result.
+    pub rejected: usize,
+    /// Openings kept although decided: every draw for them was (a board the solver settles at once).
+    pub kept_decided: usize,
+}
+
+pub(super) fn load_openings(
+    config: &MatchConfig,
+    geometry: &Arc<Geometry>,
+) -> Result<(Openings, OpeningDraws), String> {
+    match &config.openings {
+        OpeningSource::None => Ok((Vec::new(), OpeningDraws::default())),
+        OpeningSource::File(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let all =
+                parse_openings(&text, geometry).map_err(|e| format!("{}: {e}", path.display()))?;
+            let n = all.len();
+            let mut list: Vec<(usize, Vec<Move>)> = all.into_iter().enumerate().collect();
+            list.rotate_left(first_opening(config) % n);
+            Ok((list, OpeningDraws::default()))
+        }
+        OpeningSource::Random(k) => {
+            let count = config.games.div_ceil(2).max(1) as usize;
+            let first = first_opening(config);
+            let mut solver = opening_solver();
+            let mut draws = OpeningDraws::default();
+            let mut list = Vec::with_capacity(count);
+            for i in first..first + count {
+                let drawn = undecided_opening(geometry, *k, config.seed, i, &mut solver)?;
+                draws.rejected += drawn.rejected;
+                draws.kept_decided += usize::from(drawn.decided);
+                list.push((i, drawn.moves));
+            }
+            log::info!(
+                "random openings: {count} used, {} rejected as decided, {} kept decided",
+                draws.rejected,
+                draws.kept_decided
+            );
+            Ok((list, draws))
+        }
+    }
 }
 
 #[cfg(test)]

@@ -10,13 +10,13 @@ use std::sync::atomic::AtomicBool;
 
 use crate::notation;
 
+use super::config::MatchConfig;
+use super::outputs::{check_numbers, clear_old_outputs, settings_differ, whole_lines};
 use super::penta::Penta;
 use super::rating::{self, Rated};
 use super::results::{GameResult, RESULTS_COLUMNS, Tally, one_line, pairs};
-use super::runner::{
-    Field, MatchConfig, check_numbers, clear_old_outputs, play, settings_differ, whole_lines,
-};
-use super::schedule::{Format, pairings};
+use super::runner::play;
+use super::schedule::{Field, Format, pairings};
 use super::stats::Wdl;
 
 /// The first line of a tournament's results file.
