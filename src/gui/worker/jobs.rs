@@ -254,8 +254,9 @@ impl Worker {
                     return Ok(());
                 }
                 got_info = true;
-                let mut entries = parse_info(&l, color);
-                if cap > 0 && entries["visits"].as_u64().is_some_and(|v| v >= cap) {
+                let read = Analyzed::parse(&l, color);
+                let mut entries = read.to_json();
+                if cap > 0 && read.visits() >= cap {
                     // The cap: the analysis of this position stops here, until the position or the cap changes.
                     entries["capped"] = json!(cap);
                     self.publish_analysis(target, entries);
@@ -358,7 +359,10 @@ impl Worker {
             while Instant::now() < until {
                 match p.stream_line(Duration::from_millis(100)) {
                     Ok(Some(l)) if l.starts_with("info") => {
-                        best = parse_info(&l, color)["moves"][0].clone();
+                        best = Analyzed::parse(&l, color)
+                            .moves
+                            .first()
+                            .map_or(Value::Null, Candidate::to_json);
                     }
                     Ok(Some(l)) if l.starts_with('?') => break,
                     Ok(_) => {}

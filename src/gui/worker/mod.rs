@@ -23,7 +23,7 @@ mod answers;
 mod game;
 mod jobs;
 
-use answers::parse_info;
+use answers::{Analyzed, Candidate};
 
 /// Wait for an ordinary command.
 const COMMAND_LIMIT: Duration = Duration::from_secs(20);
