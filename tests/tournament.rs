@@ -320,3 +320,77 @@ fn ctrl_c_once_finishes_the_games_in_progress_and_twice_abandons_them() {
     let record = fs::read_to_string(dir.join("sgf/game-0001.sgf")).unwrap();
     assert!(!record.contains("RE["), "{record}");
 }
+
+#[test]
+fn shards_play_the_games_of_the_whole_tournament_and_merge_into_its_report() {
+    let dir = TempDir::new("tournament-shards");
+    let whole = dir.join("whole.tsv");
+    let out = run(&round_robin(&whole));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let whole_report = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut parts = Vec::new();
+    for k in 1..=2 {
+        let file = dir.join(format!("shard-{k}.tsv"));
+        let mut args = round_robin(&file);
+        args.extend(["--shard".into(), format!("{k}/2")]);
+        let out = run(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // Two opening rounds, one each: six games, numbered as in the whole tournament.
+        let keys = game_keys(&file);
+        assert_eq!(keys.len(), 6);
+        assert_eq!(keys[0][0], if k == 1 { "1" } else { "7" });
+        parts.push(keys);
+        let text = fs::read_to_string(&file).unwrap();
+        assert!(text.contains(&format!(", rounds {k} to {k}\n")), "{text}");
+    }
+    let merged: Vec<Vec<String>> = parts.concat();
+    assert_eq!(merged, game_keys(&whole));
+    let files = [dir.join("shard-2.tsv"), dir.join("shard-1.tsv")];
+    let mut args: Vec<String> = vec!["tournament".into(), "--merge".into()];
+    args.extend(files.iter().map(|f| f.display().to_string()));
+    let out = run(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The same ratings, cross-table and pairings as the whole run's report.
+    let tail = |r: &str| r[r.find("\nratings").unwrap()..].to_string();
+    assert_eq!(tail(&stdout), tail(&whole_report));
+    assert!(
+        stdout.starts_with("files: 2\n12 of 12 games played\n"),
+        "{stdout}"
+    );
+    // A shard twice counts its games twice: refused.
+    let twice = run(&[
+        "tournament".into(),
+        "--merge".into(),
+        files[0].display().to_string(),
+        files[0].display().to_string(),
+    ]);
+    assert_eq!(twice.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&twice.stderr).contains("is in both"),
+        "{}",
+        String::from_utf8_lossy(&twice.stderr)
+    );
+    // Too many shards for the rounds: refused before any game.
+    let mut args = round_robin(&dir.join("none.tsv"));
+    args.extend(["--shard".into(), "3/3".into()]);
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--shard 3/3 has no games"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -225,12 +225,6 @@ pub fn undecided_opening(
         .ok_or_else(|| no_opening(geo, placements, "going"))
 }
 
-/// The number of the first opening a run uses: `--opening-offset`, plus the openings of the games before a shard's
-/// first.
-fn first_opening(config: &MatchConfig) -> usize {
-    config.opening_offset + (config.first_game / 2) as usize
-}
-
 /// A match's openings, each with its number.
 pub(super) type Openings = Vec<(usize, Vec<Move>)>;
 
@@ -243,10 +237,14 @@ pub(super) struct OpeningDraws {
     pub kept_decided: usize,
 }
 
+/// The openings of `rounds` opening pairs from `first_round` on (after `--opening-offset`), each with its number.
 pub(super) fn load_openings(
     config: &MatchConfig,
     geometry: &Arc<Geometry>,
+    first_round: u64,
+    rounds: u64,
 ) -> Result<(Openings, OpeningDraws), String> {
+    let first = config.opening_offset + first_round as usize;
     match &config.openings {
         OpeningSource::None => Ok((Vec::new(), OpeningDraws::default())),
         OpeningSource::File(path) => {
@@ -256,12 +254,11 @@ pub(super) fn load_openings(
                 parse_openings(&text, geometry).map_err(|e| format!("{}: {e}", path.display()))?;
             let n = all.len();
             let mut list: Vec<(usize, Vec<Move>)> = all.into_iter().enumerate().collect();
-            list.rotate_left(first_opening(config) % n);
+            list.rotate_left(first % n);
             Ok((list, OpeningDraws::default()))
         }
         OpeningSource::Random(k) => {
-            let count = config.games.div_ceil(2).max(1) as usize;
-            let first = first_opening(config);
+            let count = rounds.max(1) as usize;
             let mut solver = opening_solver();
             let mut draws = OpeningDraws::default();
             let mut list = Vec::with_capacity(count);

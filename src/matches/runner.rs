@@ -69,8 +69,8 @@ impl Shared<'_> {
         if self.openings.is_empty() {
             return None;
         }
-        let local = index - self.config.first_game;
-        let (number, moves) = &self.openings[(local / 2) as usize % self.openings.len()];
+        let round = index / 2 - self.field.first_round;
+        let (number, moves) = &self.openings[round as usize % self.openings.len()];
         Some((*number, moves.as_slice()))
     }
 }
@@ -106,6 +106,9 @@ pub fn run_until(
         commands: config.commands.to_vec(),
         pairings: vec![[0, 1]],
         names: None,
+        start: config.first_game,
+        count: config.games,
+        first_round: config.first_game / 2,
     };
     let header = results_header(&config.commands, &config.describe());
     let run = play(config, &field, &header, earlier, finish, interrupt)?;
@@ -146,7 +149,8 @@ pub(super) fn play(
     interrupt: &AtomicBool,
 ) -> Result<Run, String> {
     let geometry = Arc::new(Geometry::new(config.board).map_err(|e| e.to_string())?);
-    let (openings, draws) = load_openings(config, &geometry)?;
+    let rounds = (field.count / field.pairings.len() as u64).div_ceil(2);
+    let (openings, draws) = load_openings(config, &geometry, field.first_round, rounds)?;
     let mut names = Vec::with_capacity(field.commands.len());
     for (i, command) in field.commands.iter().enumerate() {
         let called = match &field.names {
@@ -190,7 +194,7 @@ pub(super) fn play(
         None => None,
     };
 
-    let total = config.games * field.pairings.len() as u64;
+    let total = field.count;
     let workers = config.concurrency.max(1).min(total.max(1) as usize);
     let shared = Shared {
         config,
@@ -347,7 +351,7 @@ fn worker(shared: &Shared<'_>, slot: usize, tx: Sender<Message>) {
     let (ack_tx, ack_rx) = mpsc::sync_channel::<()>(1);
     let config = shared.config;
     let field = shared.field;
-    let total = config.games * field.pairings.len() as u64;
+    let total = field.count;
     // The seats of the pairing this worker played last: its engines are kept from game to game.
     let mut seated: Option<usize> = None;
     let mut seats = [Seat::new(Side::A, ""), Seat::new(Side::B, "")];
@@ -362,7 +366,7 @@ fn worker(shared: &Shared<'_>, slot: usize, tx: Sender<Message>) {
             break;
         }
         // The game's index in the whole run (for a shard of a match, further on).
-        let g = config.first_game + local;
+        let g = field.start + local;
         if shared.done.contains(&(g + 1)) {
             continue;
         }

@@ -67,6 +67,12 @@ pub(super) struct Field {
     /// The engines' names in a tournament (its results file's black and white columns, the progress lines and
     /// the records); `None` for a match, whose engines are A and B.
     pub names: Option<Vec<String>>,
+    /// The index of the run's first game among all the games (a shard starts further on).
+    pub start: u64,
+    /// The games of the run.
+    pub count: u64,
+    /// The opening pair of the run's first game, counted in its pairing's games from 0 (its index there over 2).
+    pub first_round: u64,
 }
 
 /// Where a game of the run stands: its pairing and its index in that pairing's games (its match index).

@@ -91,6 +91,9 @@ pub struct TournamentConfig {
     /// The settings of every pairing's games: `games` is each pairing's, `commands` unused. Colours always
     /// alternate.
     pub base: MatchConfig,
+    /// Play only shard K of N: a block of the opening rounds (each round an opening's two games in every
+    /// pairing), with the game numbers, colours and openings they have in the whole tournament.
+    pub shard: Option<(u64, u64)>,
 }
 
 impl TournamentConfig {
@@ -129,7 +132,19 @@ impl TournamentConfig {
             ));
         }
         if self.base.first_game != 0 || self.base.opening_offset != 0 {
-            return Err("a tournament is played whole: no shards or opening offset".into());
+            return Err(
+                "a tournament has no first game or opening offset: give --shard K/N".into(),
+            );
+        }
+        if let Some((k, n)) = self.shard
+            && self.rounds().1 == 0
+        {
+            return Err(format!(
+                "--shard {k}/{n} has no games: {} opening rounds (--games {} a pairing, two a round) split into {n} \
+                 blocks leave none for it",
+                self.base.games / 2,
+                self.base.games
+            ));
         }
         if self.anchor >= n {
             return Err("the anchor is not one of the engines".into());
@@ -142,12 +157,31 @@ impl TournamentConfig {
         pairings(self.entrants.len(), self.format)
     }
 
+    /// The opening rounds this run plays, the first (from 0) and how many: all of them, or shard K of N's
+    /// contiguous block, the blocks as equal as whole rounds allow.
+    pub fn rounds(&self) -> (u64, u64) {
+        let all = self.base.games / 2;
+        match self.shard {
+            None => (0, all),
+            Some((k, n)) => {
+                let block = all.div_ceil(n.max(1));
+                let first = (k.saturating_sub(1) * block).min(all);
+                (first, block.min(all - first))
+            }
+        }
+    }
+
     /// The settings in one line, for the results file: the format, then a match's settings (`games` is each
-    /// pairing's).
+    /// pairing's), then a shard's rounds.
     pub fn describe(&self) -> String {
         let mut base = self.base.clone();
         base.alternate = true;
-        format!("format {}, {}", self.format, base.describe())
+        let mut text = format!("format {}, {}", self.format, base.describe());
+        if self.shard.is_some() {
+            let (first, count) = self.rounds();
+            text.push_str(&format!(", rounds {} to {}", first + 1, first + count));
+        }
+        text
     }
 
     /// The results file's header: the magic line, an engine a line, the settings, the column names.
@@ -163,16 +197,22 @@ impl TournamentConfig {
     }
 
     fn field(&self) -> Field {
+        let pairings = self.pairings();
+        let (first, count) = self.rounds();
+        let per_round = 2 * pairings.len() as u64;
         Field {
             commands: self.entrants.iter().map(|e| e.command.clone()).collect(),
-            pairings: self.pairings(),
+            pairings,
             names: Some(self.entrants.iter().map(|e| e.name.clone()).collect()),
+            start: first * per_round,
+            count: count * per_round,
+            first_round: first,
         }
     }
 
-    /// Every game of the tournament.
+    /// The games of this run: every game of the tournament, or a shard's.
     pub fn games(&self) -> u64 {
-        self.base.games * self.pairings().len() as u64
+        self.field().count
     }
 }
 
@@ -224,6 +264,9 @@ pub fn read_results(text: &str, format: Format) -> Result<TournamentFile, String
                 commands: entrants.iter().map(|e| e.command.clone()).collect(),
                 pairings: pairings(entrants.len(), format),
                 names: Some(entrants.iter().map(|e| e.name.clone()).collect()),
+                start: 0,
+                count: 0,
+                first_round: 0,
             });
             games.push(read_line(field, line).map_err(at)?);
         }
@@ -339,7 +382,13 @@ fn resumed(config: &TournamentConfig) -> Result<Vec<GameResult>, String> {
             differ.join("; ")
         ));
     }
-    check_numbers(path, &file.games, 1..=config.games(), "tournament")?;
+    let field = config.field();
+    check_numbers(
+        path,
+        &file.games,
+        field.start + 1..=field.start + field.count,
+        "tournament",
+    )?;
     log::info!(
         "resuming {}: {} of {} played",
         path.display(),
@@ -347,6 +396,112 @@ fn resumed(config: &TournamentConfig) -> Result<Vec<GameResult>, String> {
         notation::count(config.games(), "game")
     );
     Ok(file.games)
+}
+
+/// The settings line of a tournament's results file without a shard's rounds: what the shards of one tournament
+/// share.
+fn whole_settings(settings: &str) -> String {
+    settings
+        .split(", ")
+        .filter(|part| !part.starts_with("rounds "))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The results files of one tournament's shards (each named for messages, with its text) merged: the tournament
+/// they are of (its engines, format and games a pairing, `anchor` or the first engine rated 0) and every game once.
+///
+/// # Errors
+/// A file that is not a tournament's results file, files of other engines or settings (naming the file and what
+/// differs), a game in two files, or an anchor that is none of the engines.
+pub fn merge(
+    files: &[(String, String)],
+    anchor: Option<&str>,
+) -> Result<(TournamentConfig, Vec<GameResult>), String> {
+    let mut first: Option<(String, TournamentFile)> = None;
+    let mut games: Vec<(GameResult, String)> = Vec::new();
+    for (name, text) in files {
+        let settings = text
+            .lines()
+            .find_map(|l| l.strip_prefix("# settings: "))
+            .unwrap_or("");
+        let format = settings
+            .split(", ")
+            .find_map(|p| p.strip_prefix("format "))
+            .map(Format::parse)
+            .unwrap_or(Ok(Format::RoundRobin))
+            .map_err(|e| format!("{name}: {e}"))?;
+        let file = read_results(text, format).map_err(|e| format!("{name}: {e}"))?;
+        if let Some((first_name, f)) = &first {
+            if f.entrants != file.entrants {
+                return Err(format!(
+                    "{name} is a tournament of other engines than {first_name}"
+                ));
+            }
+            if let Some(differ) = settings_differ(
+                &whole_settings(&f.settings),
+                &whole_settings(&file.settings),
+            ) {
+                return Err(format!(
+                    "{name} is of another tournament than {first_name}: {}",
+                    differ.replace("this run", name)
+                ));
+            }
+        }
+        for g in &file.games {
+            if let Some((_, other)) = games.iter().find(|(h, _)| h.number == g.number) {
+                return Err(format!(
+                    "game {} is in both {other} and {name}: each game counts once",
+                    g.number
+                ));
+            }
+            games.push((g.clone(), name.clone()));
+        }
+        if first.is_none() {
+            first = Some((name.clone(), file));
+        }
+    }
+    let Some((_, file)) = first else {
+        return Err("no results files to merge".into());
+    };
+    let per_pairing = file
+        .settings
+        .split(", ")
+        .find_map(|p| p.strip_prefix("games ")?.parse::<u64>().ok())
+        .unwrap_or(0);
+    let format = file
+        .settings
+        .split(", ")
+        .find_map(|p| p.strip_prefix("format "))
+        .and_then(|f| Format::parse(f).ok())
+        .unwrap_or(Format::RoundRobin);
+    let anchor = match anchor {
+        None => 0,
+        Some(a) => file
+            .entrants
+            .iter()
+            .position(|e| e.name == a)
+            .ok_or_else(|| {
+                format!(
+                    "--anchor {a} is not one of the engines ({})",
+                    file.entrants
+                        .iter()
+                        .map(|e| e.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })?,
+    };
+    let config = TournamentConfig {
+        entrants: file.entrants,
+        format,
+        anchor,
+        base: MatchConfig::new("", "", per_pairing),
+        shard: None,
+    };
+    let mut all: Vec<GameResult> = games.into_iter().map(|(g, _)| g).collect();
+    all.sort_by_key(|g| g.number);
+    Ok((config, all))
 }
 
 /// A pairing's games and figures.
