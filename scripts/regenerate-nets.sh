@@ -1,8 +1,8 @@
 #!/bin/sh
 # Makes the built-in networks again, byte for byte (docs/learning.md): the distillation self-play of the engine
 # with the learned priors, then one fit for each family (generation 0), then the hexhex network's generations 1
-# to 3 and the square network's generations 1 and 2: each its own self-play and a fit from the one before
-# (docs/results.md, "The network by generation"). About 15 CPU-hours of self-play
+# to 3 and the square network's generations 1 to 3: each its own self-play and a fit from the one before
+# (docs/results.md, "The network by generation"). About 16.5 CPU-hours of self-play
 # (some 7 hours on 2 cores) and 0.5 to 1 CPU-hour of fitting networks. Needs GNU parallel and a release build.
 #
 #   scripts/regenerate-nets.sh [WORK-DIRECTORY]
@@ -89,4 +89,14 @@ cp weights/oust-net-square.net weights/history/oust-net-square-gen1.net
 "$oust" train-net "$dir/square-gen1.txt" "$dir/square-gen2.txt" --family square \
     --init weights/history/oust-net-square-gen1.net --epochs 2 --seed 2 --threads 2 --out weights/oust-net-square.net
 cp weights/oust-net-square.net weights/history/oust-net-square-gen2.net
+# Generation 3 of the square network (docs/results/2026-12-06-square-generation-3.md): generation 2 plays itself on
+# the same boards, 400 games (about 1.4 hours of one core, shared), then a fit from generation 2 on generations 2
+# and 3's games, 2 epochs, 2 threads: the third round of the same scripts/rl-loop.sh run. The self-play was made by
+# the binary of db24b24.
+"$oust" selfplay --boards 9x9,7x7,11x11,9x9,13x13,8x8,9x9,19x19,6x6,11x11,9x9,7x11,10x10,9x9,15x15,9x13 \
+    --games 400 --playouts 400 --priors network --net weights/history/oust-net-square-gen2.net --seed 58031 \
+    --shard 1/1 --out "$dir/square-gen3.txt"
+"$oust" train-net "$dir/square-gen2.txt" "$dir/square-gen3.txt" --family square \
+    --init weights/history/oust-net-square-gen2.net --epochs 2 --seed 3 --threads 2 --out weights/oust-net-square.net
+cp weights/oust-net-square.net weights/history/oust-net-square-gen3.net
 echo "weights/oust-net-square.net and weights/oust-net-hex.net written: rebuild (cargo build --release)" >&2

@@ -367,13 +367,14 @@ fn by_id(out: &str) -> std::collections::HashMap<u32, String> {
 
 /// GoGui's heat map labels a move with its winning chance only once the search has looked at it enough: a move
 /// with one lost playout read "0", which looks like a proven loss. Proven moves read W or L; 0 and 100 never
-/// appear.
+/// appear. The playouts evaluate the leaves, whose search spreads its visits wide (the network's policy may put
+/// them all on a few moves, and then every move shaded has its label).
 #[test]
 fn heatmap_labels_need_visits_and_proven_moves_read_w_or_l() {
     let mut e = engine();
     let out = send(
         &mut e,
-        "oust-set-param playouts 300\nboardsize 9\n1 oust-heatmap\n",
+        "oust-set-param evaluator playouts\noust-set-param playouts 300\nboardsize 9\n1 oust-heatmap\n",
     );
     let map = &by_id(&out)[&1];
     let lines: Vec<&str> = map.lines().collect();
