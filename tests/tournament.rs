@@ -49,6 +49,13 @@ fn run(args: &[String]) -> Output {
     Command::new(OUST).args(args).output().unwrap()
 }
 
+/// The run was refused (exit status 2) with `message` on stderr.
+fn refused(out: &Output, message: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(message), "{message}: {stderr}");
+}
+
 /// Each game's line without its times: what a run that plays the same games must reproduce.
 fn game_keys(path: &Path) -> Vec<Vec<String>> {
     let text = fs::read_to_string(path).unwrap();
@@ -135,18 +142,13 @@ fn a_round_robin_killed_three_times_and_resumed_plays_exactly_the_games_of_an_un
     let mut other = round_robin(&cut);
     other[2] = format!("one={}", quick(7));
     other.push("--resume".into());
-    let out = run(&other);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.contains("is the results file of another tournament: its engines are one="),
-        "{stderr}"
+    refused(
+        &run(&other),
+        "is the results file of another tournament: its engines are one=",
     );
     let mut missing = round_robin(&dir.join("none.tsv"));
     missing.push("--resume".into());
-    let out = run(&missing);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot resume from"));
+    refused(&run(&missing), "cannot resume from");
     let match_file = dir.join("match.tsv");
     fs::write(
         &match_file,
@@ -155,17 +157,9 @@ fn a_round_robin_killed_three_times_and_resumed_plays_exactly_the_games_of_an_un
     .unwrap();
     let mut matched = round_robin(&match_file);
     matched.push("--resume".into());
-    let out = run(&matched);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.contains("not a tournament's results file"),
-        "{stderr}"
-    );
+    refused(&run(&matched), "not a tournament's results file");
     // Without --resume or --overwrite a results file is not replaced.
-    let out = run(&round_robin(&cut));
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("already exists"));
+    refused(&run(&round_robin(&cut)), "already exists");
 }
 
 #[test]
@@ -377,20 +371,9 @@ fn shards_play_the_games_of_the_whole_tournament_and_merge_into_its_report() {
         files[0].display().to_string(),
         files[0].display().to_string(),
     ]);
-    assert_eq!(twice.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&twice.stderr).contains("is in both"),
-        "{}",
-        String::from_utf8_lossy(&twice.stderr)
-    );
+    refused(&twice, "is in both");
     // Too many shards for the rounds: refused before any game.
     let mut args = round_robin(&dir.join("none.tsv"));
     args.extend(["--shard".into(), "3/3".into()]);
-    let out = run(&args);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("--shard 3/3 has no games"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    refused(&run(&args), "--shard 3/3 has no games");
 }

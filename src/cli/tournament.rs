@@ -43,23 +43,8 @@ pub fn run(args: &TournamentArgs) -> Outcome {
     if let Some(files) = &args.merge {
         return Ok(merge(files, args.anchor.as_deref()));
     }
-    let anchor = match &args.anchor {
-        None => 0,
-        Some(name) => args
-            .engines
-            .iter()
-            .position(|e| &e.name == name)
-            .ok_or_else(|| {
-                UsageError(format!(
-                    "--anchor {name} is not one of the engines ({})",
-                    args.engines
-                        .iter()
-                        .map(|e| e.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ))
-            })?,
-    };
+    let anchor =
+        tournament::anchor_index(&args.engines, args.anchor.as_deref()).map_err(UsageError)?;
     let first = |i: usize| {
         args.engines
             .get(i)

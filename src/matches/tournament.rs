@@ -79,6 +79,23 @@ fn check_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The index of the engine named `anchor` (the first without a name), or a message listing the engines.
+///
+/// # Errors
+/// A name that is none of the engines'.
+pub fn anchor_index(entrants: &[Entrant], anchor: Option<&str>) -> Result<usize, String> {
+    let Some(name) = anchor else {
+        return Ok(0);
+    };
+    entrants.iter().position(|e| e.name == name).ok_or_else(|| {
+        let names: Vec<&str> = entrants.iter().map(|e| e.name.as_str()).collect();
+        format!(
+            "--anchor {name} is not one of the engines ({})",
+            names.join(", ")
+        )
+    })
+}
+
 /// Everything a tournament needs.
 #[derive(Clone, Debug)]
 pub struct TournamentConfig {
@@ -475,23 +492,7 @@ pub fn merge(
         .find_map(|p| p.strip_prefix("format "))
         .and_then(|f| Format::parse(f).ok())
         .unwrap_or(Format::RoundRobin);
-    let anchor = match anchor {
-        None => 0,
-        Some(a) => file
-            .entrants
-            .iter()
-            .position(|e| e.name == a)
-            .ok_or_else(|| {
-                format!(
-                    "--anchor {a} is not one of the engines ({})",
-                    file.entrants
-                        .iter()
-                        .map(|e| e.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            })?,
-    };
+    let anchor = anchor_index(&file.entrants, anchor)?;
     let config = TournamentConfig {
         entrants: file.entrants,
         format,
