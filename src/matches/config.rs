@@ -1,13 +1,13 @@
 //! A match's settings: the engines, the games, the board, openings, clocks, outputs and tests, and their one-line
 //! description in the results file (what `--resume` compares).
 
+use std::io::{self, IsTerminal};
 use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::rules::Shape;
 
 use super::clock::{TimeControl, seconds};
-use super::progress::Progress;
 use super::stats::Sprt;
 
 /// Where the openings come from.
@@ -19,6 +19,35 @@ pub enum OpeningSource {
     File(PathBuf),
     /// This many random legal placements, from the match seed.
     Random(usize),
+}
+
+/// How progress is shown on stderr.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// Not at all.
+    Off,
+    /// The engines and settings at the start, one line per finished game, and a line on the games in progress
+    /// when nothing was printed for [`PLAYING_EVERY_LINES`].
+    Lines,
+    /// The engines and settings at the start, then one line, rewritten after each game and every
+    /// [`PLAYING_EVERY_TERMINAL`] with the games in progress (for a terminal).
+    Overwrite,
+}
+
+/// Without a terminal, the longest silence before a line on the games in progress.
+pub const PLAYING_EVERY_LINES: Duration = Duration::from_secs(10);
+/// On a terminal, how often the progress line shows the games in progress.
+pub const PLAYING_EVERY_TERMINAL: Duration = Duration::from_secs(1);
+
+impl Progress {
+    /// `Overwrite` when stderr is a terminal, `Lines` otherwise.
+    pub fn for_stderr() -> Progress {
+        if io::stderr().is_terminal() {
+            Progress::Overwrite
+        } else {
+            Progress::Lines
+        }
+    }
 }
 
 /// Everything a match needs.

@@ -25,13 +25,12 @@ pub mod stats;
 pub mod tournament;
 
 pub use clock::{Clock, ClockSettings, TimeControl};
-pub use config::{MatchConfig, OpeningSource};
+pub use config::{MatchConfig, OpeningSource, Progress};
 pub use engine::{
     EngineProcess, Failure, MAX_RESPONSE_LINES, Reply, board_commands, describe_status,
     read_response, responses_in, shorten,
 };
 pub use openings::{complete as complete_opening, parse_openings, random_opening};
-pub use progress::Progress;
 pub use results::{
     GameResult, RESULTS_COLUMNS, RESULTS_MAGIC, Reason, ResultsFile, Side, Tally, format_summary,
     format_table, merge_results, results_header, same_engines, without_seed,

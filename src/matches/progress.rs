@@ -1,44 +1,17 @@
 //! The progress display on stderr: the start lines, a line per finished game, and the games in progress.
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::notation;
 
-use super::config::{MatchConfig, OpeningSource};
+use super::config::{
+    MatchConfig, OpeningSource, PLAYING_EVERY_LINES, PLAYING_EVERY_TERMINAL, Progress,
+};
 use super::openings::OpeningDraws;
 use super::results::{Side, Tally};
 use super::schedule::Field;
-
-/// How progress is shown on stderr.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Progress {
-    /// Not at all.
-    Off,
-    /// The engines and settings at the start, one line per finished game, and a line on the games in progress
-    /// when nothing was printed for [`PLAYING_EVERY_LINES`].
-    Lines,
-    /// The engines and settings at the start, then one line, rewritten after each game and every
-    /// [`PLAYING_EVERY_TERMINAL`] with the games in progress (for a terminal).
-    Overwrite,
-}
-
-/// Without a terminal, the longest silence before a line on the games in progress.
-pub const PLAYING_EVERY_LINES: Duration = Duration::from_secs(10);
-/// On a terminal, how often the progress line shows the games in progress.
-pub const PLAYING_EVERY_TERMINAL: Duration = Duration::from_secs(1);
-
-impl Progress {
-    /// `Overwrite` when stderr is a terminal, `Lines` otherwise.
-    pub fn for_stderr() -> Progress {
-        if io::stderr().is_terminal() {
-            Progress::Overwrite
-        } else {
-            Progress::Lines
-        }
-    }
-}
 
 /// What one worker is playing, for the progress display.
 #[derive(Default)]
