@@ -381,8 +381,37 @@ impl ResultsFile {
 ///
 /// # Errors
 /// When a game is held twice, in two files (the same shard twice) or in one: a message that names the files and
-/// the games. Games of two matches (files of different [`ResultsFile::match_key`]s) may share their numbers.
+/// the games. Games of two matches (files of different [`ResultsFile::match_key`]s) may share their numbers and
+/// their openings' numbers: each match after the first has its games and openings numbered on after the ones
+/// before (in the order the files name the matches), so that an opening's pair of games stays its own.
 pub fn merge_results(files: &[(String, ResultsFile)]) -> Result<Vec<GameResult>, String> {
+    // Each match's offsets: its games and openings come after every earlier match's.
+    let mut offsets: Vec<(String, u64, usize)> = Vec::new();
+    let (mut next_game, mut next_opening) = (0u64, 0usize);
+    let mut keys: Vec<String> = Vec::new();
+    for (_, file) in files {
+        let key = file.match_key();
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    for key in keys {
+        offsets.push((key.clone(), next_game, next_opening));
+        for (_, file) in files.iter().filter(|(_, f)| f.match_key() == key) {
+            for g in &file.games {
+                next_game = next_game.max(offsets.last().map_or(0, |o| o.1) + g.number);
+                if let Some(o) = g.opening {
+                    next_opening = next_opening.max(offsets.last().map_or(0, |o| o.2) + o + 1);
+                }
+            }
+        }
+    }
+    let offset_of = |key: &str| {
+        offsets
+            .iter()
+            .find(|(k, ..)| k == key)
+            .map_or((0, 0), |&(_, g, o)| (g, o))
+    };
     let mut seen: std::collections::HashMap<(String, u64), usize> =
         std::collections::HashMap::new();
     // For each pair of files (the earlier first), the game numbers both hold.
@@ -401,7 +430,11 @@ pub fn merge_results(files: &[(String, ResultsFile)]) -> Result<Vec<GameResult>,
                 }
                 std::collections::hash_map::Entry::Vacant(slot) => {
                     slot.insert(i);
-                    games.push(g.clone());
+                    let (game_offset, opening_offset) = offset_of(&key);
+                    let mut g = g.clone();
+                    g.number += game_offset;
+                    g.opening = g.opening.map(|o| o + opening_offset);
+                    games.push(g);
                 }
             }
         }
@@ -1003,7 +1036,35 @@ mod tests {
             "other.tsv".to_string(),
             file("size 7x7, games 4, seed 8", 1..=4),
         );
-        assert_eq!(merge_results(&[shard1.clone(), other]).unwrap().len(), 8);
+        let two = merge_results(&[shard1.clone(), other]).unwrap();
+        assert_eq!(two.len(), 8);
+        // ... numbered on after the first match's, so that their pairs of games stay apart.
+        let numbers: Vec<u64> = two.iter().map(|g| g.number).collect();
+        assert_eq!(numbers, [1, 2, 3, 4, 5, 6, 7, 8]);
+        let opened = |seed: u64| {
+            let mut f = file(&format!("size 7x7, games 4, seed {seed}"), 1..=4);
+            for g in &mut f.games {
+                g.opening = Some(((g.number - 1) / 2) as usize);
+                g.black = if g.number % 2 == 1 { Side::A } else { Side::B };
+            }
+            (format!("seed-{seed}.tsv"), f)
+        };
+        let both = merge_results(&[opened(1), opened(2)]).unwrap();
+        assert_eq!(pairs(&both).pairs(), 4);
+        let openings: Vec<Option<usize>> = both.iter().map(|g| g.opening).collect();
+        assert_eq!(
+            openings,
+            [
+                Some(0),
+                Some(0),
+                Some(1),
+                Some(1),
+                Some(2),
+                Some(2),
+                Some(3),
+                Some(3)
+            ]
+        );
         // The same shard twice (a copy, or a rerun), and a file that holds a game twice.
         let copy = ("copy.tsv".to_string(), shard1.1.clone());
         assert_eq!(
