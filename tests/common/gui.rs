@@ -35,10 +35,13 @@ pub fn start(board: Shape, players: [Player; 2]) -> Gui {
     .expect("the gui starts")
 }
 
+/// A client for the server's API. Its time limit is generous: once in several runs of the whole suite a request
+/// waited past 30 s on the 2-core machine (a stall not yet explained, noted in the issues), and a test should fail
+/// for what the page does, not for that.
 pub fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()
         .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(30)))
+        .timeout_global(Some(Duration::from_secs(120)))
         .build()
         .into()
 }
