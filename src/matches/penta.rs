@@ -40,7 +40,10 @@ impl Penta {
     }
 
     /// The 95% interval of the mean score: the normal one, with the variance of the pairs' scores (a pair is one
-    /// trial); clamped to 0 and 1.
+    /// trial); clamped to 0 and 1. Where every pair scored the same (a sweep, or every opening split), that
+    /// variance is 0 and says nothing of the spread: the pairs are then counted as trials of a coin (Wilson's
+    /// interval, the widest variance a mean allows), so that a sweep of n pairs bounds its score by n / (n + z^2)
+    /// on the far side instead of claiming it exactly, and the swept end stays exact.
     pub fn score_interval(&self) -> Option<(f64, f64)> {
         let s = self.score()?;
         let n = self.pairs() as f64;
@@ -51,8 +54,24 @@ impl Penta {
             .map(|(&c, a)| c as f64 * (a - s) * (a - s))
             .sum::<f64>()
             / n;
-        let half = Z95 * (var / n).sqrt();
-        Some(((s - half).max(0.0), (s + half).min(1.0)))
+        if var > 0.0 {
+            let half = Z95 * (var / n).sqrt();
+            return Some(((s - half).max(0.0), (s + half).min(1.0)));
+        }
+        let k = Z95 * Z95 / n;
+        let centre = (s + k / 2.0) / (1.0 + k);
+        let half = Z95 / (1.0 + k) * (s * (1.0 - s) / n + k / (4.0 * n)).sqrt();
+        let lo = if s == 0.0 {
+            0.0
+        } else {
+            (centre - half).max(0.0)
+        };
+        let hi = if s == 1.0 {
+            1.0
+        } else {
+            (centre + half).min(1.0)
+        };
+        Some((lo, hi))
     }
 
     /// The Elo difference the mean score stands for.
@@ -109,6 +128,33 @@ mod tests {
         assert_eq!(p.score(), Some(13.0 / 20.0));
         let (lo, hi) = p.score_interval().unwrap();
         assert!(lo < 0.65 && hi > 0.65 && lo > 0.2 && hi <= 1.0, "{lo} {hi}");
+    }
+
+    #[test]
+    fn pairs_that_all_score_the_same_still_have_an_interval() {
+        let all = |k: usize, n: usize| {
+            let mut p = Penta::default();
+            (0..n).for_each(|_| p.add(k));
+            p
+        };
+        // A sweep of 10 pairs: the swept end exact, the other n / (n + z^2) from it.
+        let (lo, hi) = all(0, 10).score_interval().unwrap();
+        assert_eq!(lo, 0.0);
+        assert!((hi - Z95 * Z95 / (10.0 + Z95 * Z95)).abs() < 1e-12, "{hi}");
+        let (elo_lo, elo_hi) = all(0, 10).elo_interval().unwrap();
+        assert_eq!(elo_lo, f64::NEG_INFINITY);
+        assert!(elo_hi.is_finite() && elo_hi < -150.0, "{elo_hi}");
+        let (lo, hi) = all(4, 10).score_interval().unwrap();
+        assert!(
+            (lo - 10.0 / (10.0 + Z95 * Z95)).abs() < 1e-12 && hi == 1.0,
+            "{lo}"
+        );
+        // Every opening split: even, and not claimed exactly.
+        let (lo, hi) = all(2, 10).score_interval().unwrap();
+        assert!(
+            (lo + hi - 1.0).abs() < 1e-12 && lo > 0.2 && lo < 0.4,
+            "{lo} {hi}"
+        );
     }
 
     #[test]
