@@ -281,16 +281,24 @@ fn a_review_answers_with_the_review_it_started() {
 }
 
 /// Issue 48: a review that asks for no number of playouts takes the default of the board's evaluator: 2,000
-/// visits where the engine evaluates with its network (hex-7, 9x9, hex-5), 20,000 playouts where it evaluates with
-/// playouts (hex-4, 5x5); a number given is kept, and a wrong one is refused with the reason.
+/// visits where the engine evaluates with its network (hex-7, 9x9, hex-5, hex-4, 5x5), 20,000 playouts where it
+/// evaluates with playouts (hex-3, 4x6); a number given is kept, and a wrong one is refused with the reason.
 #[test]
 fn a_review_without_playouts_takes_the_default_of_the_boards_evaluator() {
     for (shape, playouts) in [
         (Shape::Hex { side: 7 }, 2_000),
         (Shape::square(9), 2_000),
         (Shape::Hex { side: 5 }, 2_000),
-        (Shape::Hex { side: 4 }, 20_000),
-        (Shape::square(5), 20_000),
+        (Shape::Hex { side: 4 }, 2_000),
+        (Shape::square(5), 2_000),
+        (Shape::Hex { side: 3 }, 20_000),
+        (
+            Shape::Rect {
+                width: 4,
+                height: 6,
+            },
+            20_000,
+        ),
     ] {
         let gui = start(shape, [Player::Human, Player::Human]);
         let (status, s) = post(&gui, "api/review", json!({}));

@@ -380,10 +380,10 @@ fn the_shipped_networks_play_these_moves() {
     );
 }
 
-/// `evaluator auto` (the default) is the network on the boards where it measured stronger at equal time, square and
-/// rectangular boards from 7 to 19 on a side and hexhex boards of side 5 to 13, and playouts elsewhere: the
-/// default's moves are the network's on 9x9, 7x7, 13x13, 7x11, 15x15, 19x19, hex-5, hex-6, hex-7, hex-9, hex-10 and
-/// hex-13 (the largest), and the playouts' on 5x5, 21x21 and hex-4, at a fixed number of playouts and a seed.
+/// `evaluator auto` (the default) is the network on the boards where it measured stronger at equal time, every board
+/// of at least 25 points, and playouts on smaller ones: the default's moves are the network's on 9x9, 7x7, 13x13,
+/// 7x11, 5x5, 6x6, 4x8, 3x12, 2x20, 15x15, 19x19, 21x21, 25x25 (the largest), hex-4, hex-5, hex-6, hex-7, hex-9, hex-10
+/// and hex-13 (the largest), and the playouts' on 4x6, at a fixed number of playouts and a seed.
 #[test]
 fn auto_evaluates_with_the_network_on_the_boards_where_it_measured_stronger() {
     let script = b"genmove b\ngenmove w\ngenmove b\ngenmove w\n";
@@ -408,15 +408,21 @@ fn auto_evaluates_with_the_network_on_the_boards_where_it_measured_stronger() {
         ("7", true),
         ("13", true),
         ("7x11", true),
-        ("5", false),
+        ("5", true),
+        ("6", true),
+        ("4x8", true),
+        ("3x12", true),
+        ("2x20", true),
+        ("4x6", false),
         ("15", true),
         ("19", true),
-        ("21", false),
+        ("21", true),
+        ("25", true),
         ("hex6", true),
         ("hex7", true),
         ("hex9", true),
         ("hex5", true),
-        ("hex4", false),
+        ("hex4", true),
         ("hex10", true),
         ("hex13", true),
     ] {
@@ -851,17 +857,16 @@ fn the_parameter_list_says_what_auto_evaluates_with_here() {
     for (size, here) in [
         ("9", "network"),
         ("hex13", "network"),
+        ("5", "network"),
+        ("25", "network"),
+        ("hex4", "network"),
         (
-            "5",
-            "playouts, as the solver decides most games on boards under 7 on a side",
+            "4x6",
+            "playouts, as the solver decides the games of boards under 25 points from their first moves",
         ),
         (
-            "hex4",
-            "playouts, as the solver decides most games on boards under hex-5",
-        ),
-        (
-            "21",
-            "playouts, as no network was measured on boards beyond 19 on a side",
+            "hex3",
+            "playouts, as the solver decides the games of boards under 25 points from their first moves",
         ),
     ] {
         let out = run_binary(
@@ -876,3 +881,4 @@ fn the_parameter_list_says_what_auto_evaluates_with_here() {
         assert!(stdout.ends_with("\n\n= auto\n\n"), "{size}: {stdout}");
     }
 }
+

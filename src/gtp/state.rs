@@ -261,38 +261,31 @@ impl EvaluatorChoice {
     }
 }
 
-/// The boards where `evaluator auto` means the network, where it measured stronger than the learned priors with
-/// playouts at equal time (docs/results/2026-12-03-the-network.md, "Strength at equal time", and
-/// docs/results/2026-12-05-generation-3.md for generation 3): square and rectangular boards from 7 to 13
-/// on a side (9x9 at 0.1 s and 1 s a move, 7x7, 11x11 and 13x13 at 0.1 s, one thread), and hexhex boards of side
-/// 5 to 9 (generation 1 on hex-7 at 0.1 s and 1 s with one thread and at 1 s with two, on hex-6, hex-8 and hex-9
-/// at 0.1 s; generation 2 on hex-5 at 0.1 s, where generation 1 was only even; generation 3, built in, beat generation 2
-/// on hex-7 and hex-5 at 0.1 s and the playouts 199 - 1 on hex-9). Since the integer network (December 6), also
-/// squares up to 19 and hexhex boards up to side 13, the largest: it beat the playouts 6 - 0 at 0.2 s a move on 15x15, 19x19,
-/// hex-10, hex-11 and hex-13 each, and 4 - 0 on 17x17 and hex-12 (docs/results/2026-12-06-integer-inference.md,
-/// "The evaluator by board").
-/// Elsewhere `auto` means playouts: under 7x7 and hex-5, where the solver decides most games; beyond, not measured.
+/// The boards where `evaluator auto` means the network: every board of at least [`MIN_NETWORK_POINTS`] points (5x5,
+/// 4x7, 3x9, 2x13, hex-4 and larger), where it measured stronger than the learned priors with playouts at equal
+/// time. The measurements: docs/results/2026-12-03-the-network.md ("Strength at equal time": 9x9 at 0.1 s and 1 s a
+/// move, 7x7, 11x11 and 13x13 at 0.1 s; hex-6 to hex-9), docs/results/2026-12-05-generation-3.md (hex-5, hex-7 and
+/// hex-9), and docs/results/2026-12-06-integer-inference.md for the integer network at 0.2 s a move ("The evaluator
+/// by board": 15x15 to 19x19, hex-10 to hex-13; "The evaluator on every board": 5x5, 6x6, 5x8, 6x9, 4x8, 3x12, 2x20,
+/// hex-4, 21x21, 23x23 and 25x25). On smaller boards `auto` means playouts: the solver decides their games from
+/// the first moves (4x4, 4x5, 3x6, 2x10 and hex-3 are solved from the empty board in seconds; on 4x6 every one of
+/// ten openings went to the side it favoured, whichever evaluator played it).
 pub fn network_is_default(shape: Shape) -> bool {
-    match shape {
-        Shape::Rect { width, height } => (7..=19).contains(&width) && (7..=19).contains(&height),
-        Shape::Hex { side } => (5..=13).contains(&side),
-    }
+    shape.points() >= MIN_NETWORK_POINTS
 }
+
+/// The fewest points of a board on which `evaluator auto` is the network.
+pub const MIN_NETWORK_POINTS: usize = 25;
 
 /// What `evaluator auto` means on a board of `shape`, and why where it is not the network: `network`, or
 /// `playouts, as ...` with the reason (`oust-list-params` shows it).
 pub fn auto_evaluator(shape: Shape) -> String {
     if network_is_default(shape) {
-        return "network".to_string();
-    }
-    let (small, name) = match shape {
-        Shape::Rect { width, height } => (width.min(height) < 7, "under 7 on a side"),
-        Shape::Hex { side } => (side < 5, "under hex-5"),
-    };
-    if small {
-        format!("playouts, as the solver decides most games on boards {name}")
+        "network".to_string()
     } else {
-        "playouts, as no network was measured on boards beyond 19 on a side".to_string()
+        format!(
+            "playouts, as the solver decides the games of boards under {MIN_NETWORK_POINTS} points from their first moves"
+        )
     }
 }
 

@@ -81,6 +81,17 @@ impl Shape {
         matches!(self, Shape::Hex { .. })
     }
 
+    /// Number of points on the board: width x height, or 3S(S-1)+1 on a hexhex board of side S.
+    pub fn points(self) -> usize {
+        match self {
+            Shape::Rect { width, height } => width.saturating_mul(height),
+            Shape::Hex { side } => side
+                .saturating_mul(side.saturating_sub(1))
+                .saturating_mul(3)
+                .saturating_add(1),
+        }
+    }
+
     /// Columns and rows of the grid the points lie on: the rectangle itself, or the hexhex board's rhombus of 2S-1
     /// columns and rows (the board GoGui draws).
     pub fn extent(self) -> (usize, usize) {
