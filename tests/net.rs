@@ -882,3 +882,30 @@ fn the_parameter_list_says_what_auto_evaluates_with_here() {
     }
 }
 
+/// A capture of the opponent's last stone ends the game in the network's tree as in the playouts': with the tree
+/// search alone (no solver's share), the line after it is that capture and nothing more, where the network's policy
+/// once offered the extra turn's placements of a finished game and its value stood in for the win.
+#[test]
+fn the_networks_tree_ends_the_game_at_the_last_capture() {
+    for evaluator in ["evaluator=network", "evaluator=playouts"] {
+        let out = run_binary(
+            &[
+                "--size",
+                "7x5",
+                "--threads",
+                "1",
+                "--playouts",
+                "40",
+                "--seed",
+                "1",
+                "--set",
+                evaluator,
+                "--set",
+                "solver_share=0",
+            ],
+            b"play b C3\nplay w D3\noust-pv\n",
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("\n= VAR b C2\n"), "{evaluator}: {stdout}");
+    }
+}

@@ -202,6 +202,9 @@ impl<'a> Leaves<'a> {
     /// What the leaf `w.pos`, not expanded, is worth: the network's value, or a playout's result.
     pub(super) fn leaf(&self, w: &mut Worker) -> Leaf {
         match self {
+            Leaves::Network(_, _) if w.pos.winner().is_some() => {
+                Leaf::Outcome(w.pos.winner().map_or(Outcome::Draw, Outcome::Win))
+            }
             Leaves::Network(eval, _) => {
                 let me = w.pos.to_move();
                 let v = if eval.lambda < 1.0 {
@@ -263,8 +266,13 @@ impl<'a> Leaves<'a> {
 /// The network's evaluation of `w.pos`: the priors of its legal moves into `w.moves`, sorted best first, and the
 /// side to move's chance to win.
 fn net_priors(eval: &NetEval, w: &mut Worker) -> f32 {
-    let e = eval.evaluate(&w.pos, &mut w.net);
     w.moves.clear();
+    if let Some(winner) = w.pos.winner() {
+        // A finished game has no moves (the network's policy would still offer the placements of the extra turn
+        // that the winning capture earned) and is worth what its end says, not what the network guesses.
+        return if winner == w.pos.to_move() { 1.0 } else { 0.0 };
+    }
+    let e = eval.evaluate(&w.pos, &mut w.net);
     if e.policy.is_empty() {
         if let Some(Move::Pass) = w.pos.legal_moves().first() {
             w.moves.push((Move::Pass, 1.0));
